@@ -1,0 +1,31 @@
+// Package catalog assembles Quarry's registry of environments: every env id
+// the project ships, registered explicitly (no init-time side effects). Add a
+// new env family here and it is covered by the conformance suite, the fuzz
+// target, the version golden file and the benchmarks.
+package catalog
+
+import (
+	"fmt"
+
+	"github.com/quarry-rl/quarry/envs"
+	"github.com/quarry-rl/quarry/envs/games/guessthenumber"
+)
+
+// registrars in registration order.
+var registrars = []struct {
+	name     string
+	register func(*envs.Registry) error
+}{
+	{"guessthenumber", guessthenumber.Register},
+}
+
+// New returns a registry holding every env id Quarry ships.
+func New() (*envs.Registry, error) {
+	r := envs.NewRegistry()
+	for _, reg := range registrars {
+		if err := reg.register(r); err != nil {
+			return nil, fmt.Errorf("catalog: %s: %w", reg.name, err)
+		}
+	}
+	return r, nil
+}

@@ -1,0 +1,69 @@
+package envs
+
+import "fmt"
+
+// Episode drives one env through one episode while recording its history,
+// the way the pipeline does: it renders each prompt with a Wrapper and keeps
+// GEM's episode tracking (step counter and cumulative reward).
+type Episode struct {
+	env        Env
+	wrapper    Wrapper
+	maxHistory int
+
+	history History
+	steps   int
+	total   float64
+	done    bool
+}
+
+// NewEpisode returns a driver for env rendering prompts with w.
+func NewEpisode(env Env, w Wrapper, maxHistory int) *Episode {
+	return &Episode{env: env, wrapper: w, maxHistory: maxHistory}
+}
+
+// Reset starts a new episode and returns its first prompt.
+func (e *Episode) Reset(seed uint64) (Prompt, Info, error) {
+	obs, info, err := e.env.Reset(seed)
+	if err != nil {
+		return Prompt{}, Info{}, fmt.Errorf("reset: %w", err)
+	}
+	e.history = History{Observations: []Observation{{Text: obs, FromTool: info.UseTool}}, Info: info}
+	e.steps, e.total, e.done = 0, 0, false
+	p, err := e.wrapper.Render(e.history, e.maxHistory)
+	return p, info, err
+}
+
+// Step applies action and returns the next prompt with the step's result.
+func (e *Episode) Step(action string) (Prompt, StepResult, error) {
+	res, err := e.env.Step(action)
+	if err != nil {
+		return Prompt{}, StepResult{}, err
+	}
+	recorded := action
+	if res.Info.ParsedAction != "" {
+		recorded = res.Info.ParsedAction
+	}
+	e.history.Actions = append(e.history.Actions, recorded)
+	e.history.Observations = append(e.history.Observations, Observation{Text: res.Observation, FromTool: res.Info.UseTool})
+	e.history.Info = res.Info
+	e.steps++
+	e.total += res.Reward
+	e.done = res.Done()
+	p, err := e.wrapper.Render(e.history, e.maxHistory)
+	return p, res, err
+}
+
+// Env returns the driven env.
+func (e *Episode) Env() Env { return e.env }
+
+// History returns the recorded history (shared; do not modify).
+func (e *Episode) History() History { return e.history }
+
+// Steps is the number of Steps taken this episode (GEM's step_counter).
+func (e *Episode) Steps() int { return e.steps }
+
+// CumulativeReward is the undiscounted sum of rewards (GEM's cumulative_rewards).
+func (e *Episode) CumulativeReward() float64 { return e.total }
+
+// Done reports whether the episode has ended.
+func (e *Episode) Done() bool { return e.done }

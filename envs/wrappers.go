@@ -1,0 +1,149 @@
+package envs
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Wrapper names how an episode's history becomes the next prompt. Wrappers
+// are pure functions of the raw history (observations, actions, latest info),
+// so any worker can rebuild a prompt from the turn log; nothing is hidden in
+// wrapper state as in GEM's stateful ObservationWrapper.
+type Wrapper string
+
+const (
+	// WrapLast shows only the latest observation, framed by the latest
+	// info's prefix and suffix.
+	WrapLast Wrapper = "last"
+	// WrapConcat concatenates every observation (GEM "concat").
+	WrapConcat Wrapper = "concat"
+	// WrapConcatWithAction interleaves observations and actions (GEM "concat_with_action").
+	WrapConcatWithAction Wrapper = "concat_with_action"
+	// WrapChat produces a message list — user/tool observations and assistant
+	// actions — for the inference server to template (GEM "concat_chat",
+	// which applies the tokenizer's template client-side instead).
+	WrapChat Wrapper = "chat"
+)
+
+// Wrappers lists the wrapper names in a stable order.
+var Wrappers = []Wrapper{WrapLast, WrapConcat, WrapConcatWithAction, WrapChat}
+
+// ParseWrapper accepts a wrapper name, including GEM's "concat_chat" for chat.
+func ParseWrapper(s string) (Wrapper, error) {
+	if s == "concat_chat" {
+		return WrapChat, nil
+	}
+	if slices.Contains(Wrappers, Wrapper(s)) {
+		return Wrapper(s), nil
+	}
+	names := make([]string, len(Wrappers))
+	for i, w := range Wrappers {
+		names[i] = string(w)
+	}
+	return "", fmt.Errorf("unknown observation wrapper %q; allowed: %s", s, strings.Join(names, ", "))
+}
+
+// Observation is one entry of an episode's observation history.
+type Observation struct {
+	Text     string `json:"text"`
+	FromTool bool   `json:"from_tool,omitempty"`
+}
+
+// History is everything a wrapper may look at: the reset observation, then
+// one observation per step, the actions between them, and the latest info.
+// len(Actions) == len(Observations)-1.
+type History struct {
+	Observations []Observation `json:"observations"`
+	Actions      []string      `json:"actions"`
+	Info         Info          `json:"info"`
+}
+
+// Message is one chat message.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// Prompt is a rendered history: Text for completion-style wrappers, Messages
+// for chat.
+type Prompt struct {
+	Text     string
+	Messages []Message
+}
+
+// String renders the prompt for a terminal or a log.
+func (p Prompt) String() string {
+	if p.Messages == nil {
+		return p.Text
+	}
+	var b strings.Builder
+	for _, m := range p.Messages {
+		fmt.Fprintf(&b, "[%s]\n%s\n", m.Role, m.Content)
+	}
+	return b.String()
+}
+
+// Render turns h into a prompt. maxHistory > 0 keeps only the last
+// maxHistory actions and the observations around them, as GEM's
+// max_history_length does; 0 keeps everything.
+func (w Wrapper) Render(h History, maxHistory int) (Prompt, error) {
+	if len(h.Observations) == 0 {
+		return Prompt{}, fmt.Errorf("render %s: empty history", w)
+	}
+	if len(h.Actions) != len(h.Observations)-1 {
+		return Prompt{}, fmt.Errorf("render %s: %d observations need %d actions, have %d",
+			w, len(h.Observations), len(h.Observations)-1, len(h.Actions))
+	}
+	obs, acts := h.Observations, h.Actions
+	if maxHistory > 0 && len(acts) > maxHistory {
+		acts = acts[len(acts)-maxHistory:]
+		obs = obs[len(obs)-maxHistory-1:]
+	}
+	last := obs[len(obs)-1]
+	switch w {
+	case WrapLast:
+		return Prompt{Text: h.Info.Prefix + last.Text + h.Info.Suffix}, nil
+	case WrapConcat:
+		var b strings.Builder
+		for _, o := range obs {
+			b.WriteString(withNewline(o.Text))
+		}
+		return Prompt{Text: h.Info.Prefix + b.String() + h.Info.Suffix}, nil
+	case WrapConcatWithAction:
+		var b strings.Builder
+		for i, a := range acts {
+			b.WriteString(withNewline(obs[i].Text))
+			b.WriteString(withNewline(a))
+		}
+		b.WriteString(withNewline(last.Text))
+		return Prompt{Text: h.Info.Prefix + b.String() + h.Info.Suffix}, nil
+	case WrapChat:
+		msgs := make([]Message, 0, 2*len(acts)+1)
+		for i, a := range acts {
+			msgs = append(msgs, observationMessage(obs[i]), Message{Role: "assistant", Content: a})
+		}
+		msgs = append(msgs, observationMessage(last))
+		// GEM appends the frame to the templated string, after the generation
+		// prompt; here it frames the message contents instead.
+		msgs[0].Content = h.Info.Prefix + msgs[0].Content
+		msgs[len(msgs)-1].Content += h.Info.Suffix
+		return Prompt{Messages: msgs}, nil
+	}
+	return Prompt{}, fmt.Errorf("render: unknown wrapper %q", string(w))
+}
+
+func observationMessage(o Observation) Message {
+	if o.FromTool {
+		return Message{Role: "tool", Content: o.Text}
+	}
+	return Message{Role: "user", Content: o.Text}
+}
+
+// withNewline ends non-empty text with a newline (GEM's maybe_add_new_line).
+func withNewline(s string) string {
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		return s + "\n"
+	}
+	return s
+}
