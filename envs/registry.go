@@ -203,6 +203,9 @@ func (r *Registry) suggest(id string) []string {
 	for known := range r.specs {
 		kl := strings.ToLower(known)
 		d := levenshtein.ComputeDistance(low, kl)
+		if family, _, ok := strings.Cut(kl, "-v"); ok { // "game:sudoku" for "game:sudoku-v0-easy"
+			d = min(d, levenshtein.ComputeDistance(low, family))
+		}
 		if strings.Contains(kl, low) || strings.Contains(low, kl) {
 			d = 0
 		} else if _, name, ok := strings.Cut(low, ":"); ok && name != "" && strings.Contains(kl, name) {

@@ -103,7 +103,7 @@ func (w Wrapper) Render(h History, maxHistory int) (Prompt, error) {
 	last := obs[len(obs)-1]
 	switch w {
 	case WrapLast:
-		return Prompt{Text: h.Info.Prefix + last.Text + h.Info.Suffix}, nil
+		return Prompt{Text: h.Info.Prefix + withNewline(last.Text) + h.Info.Suffix}, nil
 	case WrapConcat:
 		var b strings.Builder
 		for _, o := range obs {

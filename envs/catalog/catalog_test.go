@@ -1,11 +1,19 @@
 package catalog
 
 import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/envtest"
 )
+
+var update = flag.Bool("update", false, "rewrite testdata/versions.json")
 
 func registry(tb testing.TB) *envs.Registry {
 	tb.Helper()
@@ -22,6 +30,174 @@ func TestConformance(t *testing.T) {
 		t.Run(id, func(t *testing.T) {
 			t.Parallel()
 			envtest.Run(t, r, id)
+		})
+	}
+}
+
+// Every game and procedural task ships an oracle: it is how tests prove each
+// variant winnable and how expert (SFT) data is made.
+func TestOraclesExist(t *testing.T) {
+	r := registry(t)
+	for _, s := range r.Specs() {
+		if s.Category() != "game" && s.Category() != "rg" {
+			continue
+		}
+		e, err := r.Make(s.ID, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := envs.AsOracle(e); !ok {
+			t.Errorf("%s has no oracle", s.ID)
+		}
+	}
+}
+
+// fingerprint hashes what an id does: random and oracle play over a few seeds.
+// A change of rules changes it.
+func fingerprint(t *testing.T, r *envs.Registry, id string) string {
+	spec, _ := r.Lookup(id)
+	var parts []string
+	for seed := range uint64(4) {
+		e, _ := r.Make(id, nil)
+		tr, err := envtest.Play(e, seed, envtest.RandomPolicy(seed), spec.MaxTurns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, tr.Hash())
+		if _, ok := envs.AsOracle(e); ok {
+			tr, err := envtest.Play(e, seed, envtest.OraclePolicy, spec.MaxTurns)
+			if err != nil {
+				t.Fatal(err)
+			}
+			parts = append(parts, tr.Hash())
+		}
+	}
+	return envs.Digest([]byte(strings.Join(parts, ",")))
+}
+
+type golden struct {
+	Version     string         `json:"version"`
+	Fingerprint string         `json:"fingerprint"`
+	MaxTurns    int            `json:"max_turns"`
+	Defaults    map[string]any `json:"defaults"`
+}
+
+// TestVersionsGolden guards env versions: when an env's behaviour changes its
+// Revision must change too, so datasets never mix rule sets under one version.
+// After a deliberate change, bump Revision and run `go test ./envs/catalog -run Golden -update`.
+func TestVersionsGolden(t *testing.T) {
+	r := registry(t)
+	path := filepath.Join("testdata", "versions.json")
+	got := map[string]golden{}
+	for _, s := range r.Specs() {
+		got[s.ID] = golden{Version: s.Version(), Fingerprint: fingerprint(t, r, s.ID), MaxTurns: s.MaxTurns, Defaults: s.Defaults()}
+	}
+	if *update {
+		b, _ := json.MarshalIndent(got, "", "  ")
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	want := map[string]golden{}
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	for id, g := range got {
+		w, ok := want[id]
+		switch {
+		case !ok:
+			t.Errorf("%s is new: run `go test ./envs/catalog -run Golden -update` and commit testdata/versions.json", id)
+		case g.Fingerprint != w.Fingerprint && g.Version == w.Version:
+			t.Errorf("%s behaves differently from its recorded version %s: bump its Revision, then -update", id, w.Version)
+		case g.Version != w.Version:
+			t.Errorf("%s version %s, recorded %s: if intended, run -update and commit", id, g.Version, w.Version)
+		}
+	}
+	for id := range want {
+		if _, ok := got[id]; !ok {
+			t.Errorf("%s was removed from the catalog; run -update if intended", id)
+		}
+	}
+}
+
+// FuzzStep feeds arbitrary actions to every env: no Go error, rewards in
+// bounds, and repeating any action still ends the episode within MaxTurns.
+func FuzzStep(f *testing.F) {
+	r := registry(f)
+	for _, s := range r.Specs() {
+		e, _ := r.Make(s.ID, nil)
+		e.Reset(0)
+		f.Add(uint64(0), e.SampleRandomAction(envs.NewRand(1)))
+	}
+	for _, g := range envtest.Garbage {
+		f.Add(uint64(1), g)
+	}
+	f.Add(uint64(2), `\boxed{\boxed{1}} \boxed{A C} \boxed{1 2 3 4} \boxed{up}`)
+	specs := r.Specs()
+	f.Fuzz(func(t *testing.T, seed uint64, action string) {
+		for _, s := range specs {
+			e, err := r.Make(s.ID, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := e.Reset(seed); err != nil {
+				t.Fatal(err)
+			}
+			for n := 1; ; n++ {
+				res, err := e.Step(action)
+				if err != nil {
+					t.Fatalf("%s: action %q: Go error %v", s.ID, action, err)
+				}
+				if res.Reward < s.RewardMin || res.Reward > s.RewardMax {
+					t.Fatalf("%s: action %q: reward %v outside [%v, %v]", s.ID, action, res.Reward, s.RewardMin, s.RewardMax)
+				}
+				if res.Done() {
+					break
+				}
+				if n >= s.MaxTurns {
+					t.Fatalf("%s: action %q repeated %d times without the episode ending", s.ID, action, n)
+				}
+			}
+		}
+	})
+}
+
+// BenchmarkStep measures env steps/s under the random policy for every id.
+// `go test -run '^$' -bench Step ./envs/catalog`
+func BenchmarkStep(b *testing.B) {
+	r := registry(b)
+	for _, s := range r.Specs() {
+		b.Run(strings.NewReplacer(":", "_", "/", "_").Replace(s.ID), func(b *testing.B) {
+			e, err := r.Make(s.ID, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rng := envs.NewRand(1)
+			seed := uint64(0)
+			if _, _, err := e.Reset(seed); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				res, err := e.Step(e.SampleRandomAction(rng))
+				if err != nil {
+					b.Fatal(fmt.Errorf("%s: %w", s.ID, err))
+				}
+				if res.Done() {
+					seed++
+					e.Reset(seed)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
 		})
 	}
 }

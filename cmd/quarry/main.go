@@ -1,0 +1,38 @@
+// Command quarry is the environment toolbox: list the registered env ids and
+// play any of them in a terminal, by hand or with the random or oracle policy.
+//
+//	quarry envs [--category game] [--json]
+//	quarry play game:Mastermind-v0-easy [--seed 7] [--policy human|random|oracle] [-o key=value]
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quarry-rl/quarry/envs/catalog"
+)
+
+func main() {
+	if err := newRoot(os.Stdin, os.Stdout).Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "quarry:", err)
+		os.Exit(1)
+	}
+}
+
+func newRoot(in io.Reader, out io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "quarry",
+		Short:         "Quarry's environment toolbox",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(in)
+	root.SetOut(out)
+	root.AddCommand(newEnvsCmd(), newPlayCmd())
+	return root
+}
+
+var newRegistry = catalog.New
