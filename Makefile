@@ -4,7 +4,7 @@ GO ?= go
 
 .PHONY: test vet deps bench fuzz
 
-test: vet
+test: deps vet
 	$(GO) test -count=1 ./...
 
 vet:

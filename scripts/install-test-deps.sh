@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # Installs everything the test suite needs on a brand-new machine (Debian,
-# root or sudo). Idempotent: already-present tools are kept.
+# run as root). Idempotent and quick when everything is present, so `make test`
+# runs it every time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "install-test-deps: go $(go env GOVERSION)"
-go mod download
+need_go_modules() { go mod download; }
+
+need_go_modules
+for dep in scripts/deps/*.sh; do
+	[ -e "$dep" ] || continue
+	bash "$dep"
+done
