@@ -9,6 +9,7 @@ import (
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/games/guessthenumber"
+	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
 )
 
 // registrars in registration order.
@@ -17,6 +18,7 @@ var registrars = []struct {
 	register func(*envs.Registry) error
 }{
 	{"guessthenumber", guessthenumber.Register},
+	{"rg/arithmetic", arithmetic.Register},
 }
 
 // New returns a registry holding every env id Quarry ships.
