@@ -285,7 +285,13 @@ type optionsBuilder[O any] struct {
 func (b optionsBuilder[O]) defaults() any { return b.def }
 
 func (b optionsBuilder[O]) build(id string, options map[string]any) (Env, error) {
-	opts := b.def
+	// A fresh copy of the defaults for every build: decoding into b.def
+	// itself would write through its pointer fields into the registered
+	// defaults, leaking one caller's options into every later Make.
+	opts, err := copyOptions(b.def)
+	if err != nil {
+		return nil, &OptionError{Env: id, Reason: "copy defaults: " + err.Error()}
+	}
 	if len(options) > 0 {
 		known := optionNames(b.def)
 		keys := make([]string, 0, len(options))
@@ -321,6 +327,17 @@ func (b optionsBuilder[O]) build(id string, options map[string]any) (Env, error)
 		return nil, fmt.Errorf("make %s: %w", id, err)
 	}
 	return e, nil
+}
+
+// copyOptions deep-copies an options struct through its JSON form.
+func copyOptions[O any](def O) (O, error) {
+	var out O
+	b, err := json.Marshal(def)
+	if err != nil {
+		return out, err
+	}
+	err = json.Unmarshal(b, &out)
+	return out, err
 }
 
 // decodeStrict decodes a JSON-shaped map into dst, rejecting unknown keys.

@@ -35,10 +35,12 @@ func (c *counter) Step(string) (envs.StepResult, error) {
 }
 func (c *counter) SampleRandomAction(*rand.Rand) string { return "x" }
 
+var registered = "registered"
+
 func counterSpec(id string) envs.Spec {
 	return envs.Spec{
 		ID: id, Description: "counts", MaxTurns: 3, RewardMax: 1, Revision: 1,
-		Build: envs.Options(counterOpts{Limit: 3, Scale: 1}, func(o counterOpts) (envs.Env, error) { return &counter{opts: o}, nil }),
+		Build: envs.Options(counterOpts{Limit: 3, Scale: 1, Name: &registered}, func(o counterOpts) (envs.Env, error) { return &counter{opts: o}, nil }),
 	}
 }
 
@@ -136,6 +138,14 @@ func TestOptionsStrict(t *testing.T) {
 			t.Errorf("Make(%v) = %+v; want option %q reason containing %q", tt.opts, oe, tt.option, tt.reason)
 		}
 	}
+	// Options given to one Make never leak into the registered defaults.
+	if _, err := r.Make("game:Counter-v0-easy", map[string]any{"name": "changed"}); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := r.Lookup("game:Counter-v0-easy")
+	if s.Defaults()["name"] != "registered" {
+		t.Fatalf("defaults changed by a Make: %v", s.Defaults())
+	}
 	e, err := r.Make("game:Counter-v0-easy", map[string]any{"limit": 1, "name": nil})
 	if err != nil {
 		t.Fatal(err)
@@ -186,7 +196,7 @@ func TestVersion(t *testing.T) {
 		}
 		seen[s.Version()] = true
 	}
-	if got := a.Defaults(); got["limit"] != float64(3) || len(got) != 3 {
+	if got := a.Defaults(); got["limit"] != float64(3) || got["name"] != "registered" || len(got) != 3 {
 		t.Fatalf("Defaults() = %v", got)
 	}
 	if a.Category() != "game" {

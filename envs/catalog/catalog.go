@@ -9,6 +9,8 @@ import (
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/games/guessthenumber"
+	"github.com/quarry-rl/quarry/envs/games/mastermind"
+	"github.com/quarry-rl/quarry/envs/games/towerofhanoi"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
 )
 
@@ -18,6 +20,8 @@ var registrars = []struct {
 	register func(*envs.Registry) error
 }{
 	{"guessthenumber", guessthenumber.Register},
+	{"mastermind", mastermind.Register},
+	{"towerofhanoi", towerofhanoi.Register},
 	{"rg/arithmetic", arithmetic.Register},
 }
 
