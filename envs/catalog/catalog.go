@@ -10,6 +10,8 @@ import (
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/games/guessthenumber"
 	"github.com/quarry-rl/quarry/envs/games/mastermind"
+	"github.com/quarry-rl/quarry/envs/games/minesweeper"
+	"github.com/quarry-rl/quarry/envs/games/sudoku"
 	"github.com/quarry-rl/quarry/envs/games/towerofhanoi"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
 )
@@ -21,6 +23,8 @@ var registrars = []struct {
 }{
 	{"guessthenumber", guessthenumber.Register},
 	{"mastermind", mastermind.Register},
+	{"minesweeper", minesweeper.Register},
+	{"sudoku", sudoku.Register},
 	{"towerofhanoi", towerofhanoi.Register},
 	{"rg/arithmetic", arithmetic.Register},
 }
