@@ -1,0 +1,195 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// TurnRecordVersion is the version of the TurnRecord JSON encoding.
+const TurnRecordVersion = 1
+
+// Phase says which activity wrote a turn record.
+type Phase string
+
+const (
+	// PhaseGenerate: the policy produced the action (Generate activity).
+	PhaseGenerate Phase = "generate"
+	// PhaseAct: the env stepped or a tool ran on that action (Act activity).
+	PhaseAct Phase = "act"
+)
+
+// TurnRecord is one attempt's record in the turn log, the durable home of
+// everything a turn produced. The activity writes it to the blob store under
+// its Key before returning, then returns only its Ref (and the small results
+// the workflow branches on: the action, reward, flags).
+//
+// Only the accepted attempt's ref counts. A Temporal activity may write its
+// record and then time out, and a retry writes another record under a new
+// attempt number; the workflow keeps the Ref of the attempt whose result it
+// accepted, and the shard writer reads exactly those refs (checking the tag
+// with Check), so a record left by an abandoned attempt is never a row.
+//
+// A turn has one accepted generate record and one accepted act record; the
+// act record names the generate record it acted on (ActionTag). Fields of
+// the other phase are left zero. Attempt numbers must not repeat for one
+// (turn, phase): use the activity's attempt number offset by the attempts
+// of earlier schedules of the same turn.
+type TurnRecord struct {
+	Version int    `json:"v"`
+	Phase   Phase  `json:"phase"`
+	Tag     string `json:"tag"` // unique per attempt: e.g. "<run id>/<activity id>/<attempt>"
+	Job     string `json:"job"`
+	Batch   int    `json:"batch"`
+	Episode int    `json:"episode"`
+	Turn    int    `json:"turn"`
+	Attempt int    `json:"attempt"`
+
+	// Generate phase.
+	Segment          int       `json:"segment"`
+	PromptDelta      string    `json:"prompt_delta"` // JSON array of chat messages
+	PromptLen        int       `json:"prompt_len"`
+	Action           string    `json:"action"`
+	PolicyModel      string    `json:"policy_model"`
+	PolicyVersion    *string   `json:"policy_version"`
+	SamplingParams   string    `json:"sampling_params"` // JSON object
+	TokenSource      string    `json:"token_source"`
+	PromptTokenIDs   []int32   `json:"prompt_token_ids"` // the segment's new prompt tokens, as served
+	ResponseTokenIDs []int32   `json:"response_token_ids"`
+	ResponseLogprobs []float32 `json:"response_logprobs"`
+	ResponseLen      int       `json:"response_len"`
+	FinishReason     string    `json:"finish_reason"`
+	GenerationMs     float64   `json:"generation_ms"`
+
+	// Act phase.
+	ActionTag   string  `json:"action_tag"` // Tag of the generate record this act consumed
+	EnvVersion  string  `json:"env_version"`
+	Observation string  `json:"observation"`
+	ToolName    *string `json:"tool_name"`
+	ToolCall    *string `json:"tool_call"`
+	ToolResult  *string `json:"tool_result"`
+	Reward      float64 `json:"reward"`
+	Terminated  bool    `json:"terminated"`
+	Truncated   bool    `json:"truncated"`
+	Success     bool    `json:"success"` // the env reported the task solved (meaningful when the episode ends)
+	EnvMs       float64 `json:"env_ms"`
+	Info        *string `json:"info"` // JSON object: the env's step info
+
+	// Both phases.
+	ErrorClass *string `json:"error_class"` // a non-fatal problem the turn recorded; nil when none
+}
+
+// TurnRef is what the workflow keeps of an accepted attempt: where its record
+// is and the tag that must be found there. Only accepted refs are read when a
+// shard is written; a record no accepted ref names is never a row.
+type TurnRef struct {
+	Key string `json:"key"`
+	Tag string `json:"tag"`
+}
+
+// Key is where the record lives: TurnKey for a generate record, ActKey for
+// an act record.
+func (r *TurnRecord) Key() string {
+	if r.Phase == PhaseAct {
+		return ActKey(r.Job, r.Batch, r.Episode, r.Turn, r.Attempt)
+	}
+	return TurnKey(r.Job, r.Batch, r.Episode, r.Turn, r.Attempt)
+}
+
+// Ref is the reference the activity returns to the workflow.
+func (r *TurnRecord) Ref() TurnRef { return TurnRef{Key: r.Key(), Tag: r.Tag} }
+
+// ErrStaleRecord means the record read under an accepted ref is not the
+// accepted attempt's (its tag differs): a bug in attempt numbering, never
+// something to write into a shard.
+var ErrStaleRecord = errors.New("turn record is not the accepted attempt")
+
+// Check verifies that r is the record ref accepted.
+func (r *TurnRecord) Check(ref TurnRef) error {
+	if k := r.Key(); k != ref.Key || r.Tag != ref.Tag {
+		return fmt.Errorf("%w: ref %s (tag %q), record %s (tag %q)", ErrStaleRecord, ref.Key, ref.Tag, k, r.Tag)
+	}
+	return nil
+}
+
+// MarshalTurnRecord encodes r as one line of JSON with a fixed key order
+// and every key present (null for absent optional values), so the encoding
+// of a record never depends on the encoder's state. NaN and infinite numbers
+// are errors.
+func MarshalTurnRecord(r *TurnRecord) ([]byte, error) {
+	if r.Version == 0 {
+		c := *r
+		c.Version = TurnRecordVersion
+		r = &c
+	}
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	b, err := marshalLine(r)
+	if err != nil {
+		return nil, fmt.Errorf("encode turn record %s: %w", r.Key(), err)
+	}
+	return b, nil
+}
+
+// marshalLine encodes v as one line of JSON ending in a newline, leaving <,
+// > and & unescaped (actions are full of <think> and <tool_call>).
+func marshalLine(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// UnmarshalTurnRecord decodes a record strictly: unknown keys and other
+// versions are errors.
+func UnmarshalTurnRecord(data []byte) (TurnRecord, error) {
+	var r TurnRecord
+	if err := strictJSON(data, &r); err != nil {
+		return TurnRecord{}, fmt.Errorf("decode turn record: %w", err)
+	}
+	if r.Version != TurnRecordVersion {
+		return TurnRecord{}, fmt.Errorf("decode turn record: version %d, this build reads %d", r.Version, TurnRecordVersion)
+	}
+	if err := r.validate(); err != nil {
+		return TurnRecord{}, err
+	}
+	return r, nil
+}
+
+func (r *TurnRecord) validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("turn record %s/b%d/e%d/t%d-a%d: %s", r.Job, r.Batch, r.Episode, r.Turn, r.Attempt, fmt.Sprintf(format, args...))
+	}
+	switch {
+	case r.Phase != PhaseGenerate && r.Phase != PhaseAct:
+		return bad("phase %q: want %s or %s", r.Phase, PhaseGenerate, PhaseAct)
+	case r.Tag == "":
+		return bad("empty tag")
+	case r.Job == "":
+		return bad("empty job")
+	case r.Batch < 0 || r.Episode < 0 || r.Turn < 0 || r.Attempt < 1:
+		return bad("negative index or attempt < 1")
+	case r.Phase == PhaseAct && r.ActionTag == "":
+		return bad("act record without action_tag")
+	case r.Phase == PhaseGenerate && r.TokenSource != TokenSourceServed && r.TokenSource != TokenSourceNone:
+		return bad("token_source %q: want %s or %s", r.TokenSource, TokenSourceServed, TokenSourceNone)
+	}
+	return nil
+}
+
+func strictJSON(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data after the JSON value")
+	}
+	return nil
+}
