@@ -8,9 +8,12 @@ import (
 	"fmt"
 
 	"github.com/quarry-rl/quarry/envs"
+	"github.com/quarry-rl/quarry/envs/games/fifteenpuzzle"
+	"github.com/quarry-rl/quarry/envs/games/game2048"
 	"github.com/quarry-rl/quarry/envs/games/guessthenumber"
 	"github.com/quarry-rl/quarry/envs/games/mastermind"
 	"github.com/quarry-rl/quarry/envs/games/minesweeper"
+	"github.com/quarry-rl/quarry/envs/games/sokoban"
 	"github.com/quarry-rl/quarry/envs/games/sudoku"
 	"github.com/quarry-rl/quarry/envs/games/towerofhanoi"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
@@ -25,6 +28,9 @@ var registrars = []struct {
 	{"mastermind", mastermind.Register},
 	{"minesweeper", minesweeper.Register},
 	{"sudoku", sudoku.Register},
+	{"fifteenpuzzle", fifteenpuzzle.Register},
+	{"game2048", game2048.Register},
+	{"sokoban", sokoban.Register},
 	{"towerofhanoi", towerofhanoi.Register},
 	{"rg/arithmetic", arithmetic.Register},
 }
