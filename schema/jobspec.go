@@ -52,9 +52,17 @@ type JobSpec struct {
 
 // EnvChoice is one env of a job's mixture.
 type EnvChoice struct {
-	ID      string         `json:"id"`
-	Weight  float64        `json:"weight,omitempty"`
+	ID string `json:"id"`
+	// Weight is the env's share of tasks (default 1; 0 disables it).
+	Weight  *float64       `json:"weight,omitempty"`
 	Options map[string]any `json:"options,omitempty"`
+}
+
+func (e EnvChoice) weight() float64 {
+	if e.Weight == nil {
+		return 1
+	}
+	return *e.Weight
 }
 
 // EpisodeLimits bound one episode so a hung one cannot hold a shard all night.
@@ -165,8 +173,9 @@ func (s JobSpec) WithDefaults() JobSpec {
 		}
 	}
 	for i := range s.Envs {
-		if s.Envs[i].Weight == 0 {
-			s.Envs[i].Weight = 1
+		if s.Envs[i].Weight == nil {
+			one := 1.0
+			s.Envs[i].Weight = &one
 		}
 	}
 	if s.Gamma == nil {
@@ -274,10 +283,11 @@ func (s JobSpec) Validate() error {
 		if e.ID == "" {
 			add(p+".id", "required (list the ids with `quarry envs`)")
 		}
-		if e.Weight < 0 || math.IsNaN(e.Weight) || math.IsInf(e.Weight, 0) {
-			add(p+".weight", "%v: want a finite weight ≥ 0", e.Weight)
+		w := e.weight()
+		if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
+			add(p+".weight", "%v: want a finite weight ≥ 0", w)
 		}
-		total += e.Weight
+		total += w
 	}
 	if len(s.Envs) > 0 && !(total > 0) {
 		add("envs", "the weights sum to 0; give at least one env a positive weight")

@@ -43,8 +43,8 @@ func TestParseDefaultsValidate(t *testing.T) {
 	switch {
 	case s.Job != "quick" || s.Seed != 7 || len(s.Envs) != 2:
 		t.Fatalf("decoded %+v", s)
-	case s.Envs[0].Weight != 1 || s.Envs[1].Weight != 3:
-		t.Fatalf("weights %v %v", s.Envs[0].Weight, s.Envs[1].Weight)
+	case *s.Envs[0].Weight != 1 || *s.Envs[1].Weight != 3:
+		t.Fatalf("weights %v %v", *s.Envs[0].Weight, *s.Envs[1].Weight)
 	case s.Envs[0].Options["max_turns"] != uint64(5) && s.Envs[0].Options["max_turns"] != float64(5) && s.Envs[0].Options["max_turns"] != int64(5):
 		t.Fatalf("options %#v", s.Envs[0].Options)
 	case s.BatchSize != 40: // 10 tasks × 4 samples < 256
@@ -108,7 +108,8 @@ func TestValidateNamesFields(t *testing.T) {
 		{func(s *JobSpec) { s.Job = "Bad Job" }, "job", "a-z"},
 		{func(s *JobSpec) { s.Envs = nil }, "envs", "at least one"},
 		{func(s *JobSpec) { s.Envs[1].ID = "" }, "envs[1].id", "required"},
-		{func(s *JobSpec) { s.Envs[0].Weight = -1 }, "envs[0].weight", "≥ 0"},
+		{func(s *JobSpec) { w := -1.0; s.Envs[0].Weight = &w }, "envs[0].weight", "≥ 0"},
+		{func(s *JobSpec) { z := 0.0; s.Envs[0].Weight, s.Envs[1].Weight = &z, &z }, "envs", "sum to 0"},
 		{func(s *JobSpec) { s.Tasks = 0 }, "tasks", "at least 1"},
 		{func(s *JobSpec) { s.BatchSize = 6 }, "batch_size", "not a multiple of samples_per_task (4)"},
 		{func(s *JobSpec) { s.BatchSize = 100000 }, "batch_size", "want 1 to"},
