@@ -27,7 +27,7 @@ func (e *Episode) Reset(seed uint64) (Prompt, Info, error) {
 	if err != nil {
 		return Prompt{}, Info{}, fmt.Errorf("reset: %w", err)
 	}
-	e.history = History{Observations: []Observation{{Text: obs, FromTool: info.UseTool}}, Info: info}
+	e.history = History{Observations: []Observation{framed(obs, info)}, Info: info}
 	e.steps, e.total, e.done = 0, 0, false
 	p, err := e.wrapper.Render(e.history, e.maxHistory)
 	return p, info, err
@@ -44,7 +44,7 @@ func (e *Episode) Step(action string) (Prompt, StepResult, error) {
 		recorded = res.Info.ParsedAction
 	}
 	e.history.Actions = append(e.history.Actions, recorded)
-	e.history.Observations = append(e.history.Observations, Observation{Text: res.Observation, FromTool: res.Info.UseTool})
+	e.history.Observations = append(e.history.Observations, framed(res.Observation, res.Info))
 	e.history.Info = res.Info
 	e.steps++
 	e.total += res.Reward
@@ -67,3 +67,7 @@ func (e *Episode) CumulativeReward() float64 { return e.total }
 
 // Done reports whether the episode has ended.
 func (e *Episode) Done() bool { return e.done }
+
+func framed(text string, info Info) Observation {
+	return Observation{Text: text, FromTool: info.UseTool, Prefix: info.Prefix, Suffix: info.Suffix}
+}

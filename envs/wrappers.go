@@ -44,10 +44,13 @@ func ParseWrapper(s string) (Wrapper, error) {
 	return "", fmt.Errorf("unknown observation wrapper %q; allowed: %s", s, strings.Join(names, ", "))
 }
 
-// Observation is one entry of an episode's observation history.
+// Observation is one entry of an episode's observation history, with the
+// frame (prefix, suffix) the env gave alongside it.
 type Observation struct {
 	Text     string `json:"text"`
 	FromTool bool   `json:"from_tool,omitempty"`
+	Prefix   string `json:"prefix,omitempty"`
+	Suffix   string `json:"suffix,omitempty"`
 }
 
 // History is everything a wrapper may look at: the reset observation, then
@@ -119,25 +122,30 @@ func (w Wrapper) Render(h History, maxHistory int) (Prompt, error) {
 		b.WriteString(withNewline(last.Text))
 		return Prompt{Text: h.Info.Prefix + b.String() + h.Info.Suffix}, nil
 	case WrapChat:
+		// Each observation message keeps the frame it was shown with, so
+		// the conversation only ever grows at the end: every request
+		// extends the previous one (prefix caches stay warm, the episode is
+		// one token sequence, prompt deltas stay small). GEM instead
+		// appends only the latest suffix, after the generation prompt.
 		msgs := make([]Message, 0, 2*len(acts)+1)
 		for i, a := range acts {
 			msgs = append(msgs, observationMessage(obs[i]), Message{Role: "assistant", Content: a})
 		}
 		msgs = append(msgs, observationMessage(last))
-		// GEM appends the frame to the templated string, after the generation
-		// prompt; here it frames the message contents instead.
-		msgs[0].Content = h.Info.Prefix + msgs[0].Content
-		msgs[len(msgs)-1].Content += h.Info.Suffix
 		return Prompt{Messages: msgs}, nil
 	}
 	return Prompt{}, fmt.Errorf("render: unknown wrapper %q", string(w))
 }
 
 func observationMessage(o Observation) Message {
-	if o.FromTool {
-		return Message{Role: "tool", Content: o.Text}
+	content := o.Prefix + o.Text
+	if o.Suffix != "" {
+		content = withNewline(content) + o.Suffix
 	}
-	return Message{Role: "user", Content: o.Text}
+	if o.FromTool {
+		return Message{Role: "tool", Content: content}
+	}
+	return Message{Role: "user", Content: content}
 }
 
 // withNewline ends non-empty text with a newline (GEM's maybe_add_new_line).

@@ -7,7 +7,7 @@ import (
 
 func history() History {
 	return History{
-		Observations: []Observation{{Text: "Rules."}, {Text: "Too low.\n"}, {Text: "result: 4", FromTool: true}},
+		Observations: []Observation{{Text: "Rules.", Prefix: "P:", Suffix: "Go."}, {Text: "Too low.\n", Suffix: "Again?"}, {Text: "result: 4", FromTool: true, Suffix: "Next?"}},
 		Actions:      []string{`\boxed{3}`, "<python>2+2</python>"},
 		Info:         Info{Prefix: "P:", Suffix: "Next?"},
 	}
@@ -25,8 +25,8 @@ func TestRender(t *testing.T) {
 		{WrapConcatWithAction, 0, Prompt{Text: "P:Rules.\n\\boxed{3}\nToo low.\n<python>2+2</python>\nresult: 4\nNext?"}},
 		{WrapConcatWithAction, 1, Prompt{Text: "P:Too low.\n<python>2+2</python>\nresult: 4\nNext?"}},
 		{WrapChat, 0, Prompt{Messages: []Message{
-			{"user", "P:Rules."}, {"assistant", `\boxed{3}`}, {"user", "Too low.\n"},
-			{"assistant", "<python>2+2</python>"}, {"tool", "result: 4Next?"},
+			{"user", "P:Rules.\nGo."}, {"assistant", `\boxed{3}`}, {"user", "Too low.\nAgain?"},
+			{"assistant", "<python>2+2</python>"}, {"tool", "result: 4\nNext?"},
 		}}},
 	}
 	for _, tt := range tests {
@@ -49,5 +49,16 @@ func TestParseWrapper(t *testing.T) {
 	}
 	if _, err := ParseWrapper("chatty"); err == nil {
 		t.Fatal("unknown wrapper accepted")
+	}
+}
+
+// Chat prompts only grow at the end: each request extends the previous
+// request and its response, whatever the frames say.
+func TestChatIsAppendOnly(t *testing.T) {
+	h := history()
+	prev, _ := WrapChat.Render(History{Observations: h.Observations[:2], Actions: h.Actions[:1], Info: h.Info}, 0)
+	cur, _ := WrapChat.Render(h, 0)
+	if !reflect.DeepEqual(cur.Messages[:len(prev.Messages)], prev.Messages) {
+		t.Fatalf("chat history rewritten:\n%v\n%v", prev.Messages, cur.Messages)
 	}
 }
