@@ -11,11 +11,14 @@ import (
 	"github.com/quarry-rl/quarry/envs/games/fifteenpuzzle"
 	"github.com/quarry-rl/quarry/envs/games/game2048"
 	"github.com/quarry-rl/quarry/envs/games/guessthenumber"
+	"github.com/quarry-rl/quarry/envs/games/hangman"
 	"github.com/quarry-rl/quarry/envs/games/mastermind"
 	"github.com/quarry-rl/quarry/envs/games/minesweeper"
 	"github.com/quarry-rl/quarry/envs/games/sokoban"
 	"github.com/quarry-rl/quarry/envs/games/sudoku"
 	"github.com/quarry-rl/quarry/envs/games/towerofhanoi"
+	"github.com/quarry-rl/quarry/envs/games/wikigame"
+	"github.com/quarry-rl/quarry/envs/games/wordle"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
 )
 
@@ -31,6 +34,9 @@ var registrars = []struct {
 	{"fifteenpuzzle", fifteenpuzzle.Register},
 	{"game2048", game2048.Register},
 	{"sokoban", sokoban.Register},
+	{"wordle", wordle.Register},
+	{"hangman", hangman.Register},
+	{"wikigame", wikigame.Register},
 	{"towerofhanoi", towerofhanoi.Register},
 	{"rg/arithmetic", arithmetic.Register},
 }

@@ -52,8 +52,10 @@ type Graph struct {
 // and free of braces (an action is \boxed{title}), and every link must name
 // a page of the graph.
 func NewGraph(pages []Page) (*Graph, error) {
-	g := &Graph{pages: slices.Clip(pages), titles: make([]string, len(pages)), index: make(map[string]int, len(pages))}
-	for i, p := range pages {
+	g := &Graph{pages: slices.Clone(pages), titles: make([]string, len(pages)), index: make(map[string]int, len(pages))}
+	for i, p := range g.pages {
+		// Clipped, so a caller's append never writes into shared data.
+		g.pages[i].Links = slices.Clip(p.Links)
 		switch {
 		case p.Title == "" || strings.ContainsAny(p.Title, "{}\n"):
 			return nil, fmt.Errorf("page %d: bad title %q", i, p.Title)

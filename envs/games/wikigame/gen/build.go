@@ -4,29 +4,37 @@
 // from the WordNet 3.0 noun database (Debian's wordnet-base). Run it through
 // build.sh; see ../PROVENANCE.md.
 //
-// Articles are common nouns: a noun synset becomes an article when its head
-// lemma (the synset's first word) is lowercase, the synset is that lemma's
-// first (most frequent) sense, the synset is not an instance (a named
-// person, place, …), and SemCor tagged that sense at least -min-count times.
-// The article is titled by the head lemma (first letter capitalised,
-// underscores as spaces); its text is built from the synset's gloss and
-// synonyms.
+// Articles are common nouns. A noun synset is eligible when its head lemma
+// (the synset's first word) is lowercase letters, the synset is not an
+// instance (a named person, place, …) and neither its usage domain nor its
+// gloss marks it as a slur, obscenity or slang. Eligible synsets become
+// articles when they are their head lemma's first (most frequent) sense and
+// SemCor tagged that sense at least -min-count times, or when at least
+// -min-descendants of those frequent nouns descend from them (the
+// structural ancestors: "Time unit" above "Minute", "Hour", …). An article
+// is titled by its head lemma (first letter capitalised, underscores as
+// spaces); a structural ancestor that is not its lemma's first sense is
+// disambiguated by its hypernym, as Wikipedia does: "Part (object)". Its
+// text is built from the synset's gloss and synonyms.
 //
 // Links join related articles:
 //
 //   - hypernyms: the nearest article ancestors, looking through up to
-//     -skip non-article synsets (so "Dog" links to "Canine" even when the
-//     intermediate synsets are not articles), and their inverse, hyponyms;
+//     -skip non-article synsets, and their inverse, hyponyms;
 //   - holonyms and meronyms (member, part, substance), both ways;
 //   - "see also": topic domains and their members, noun-to-noun
-//     derivations and antonyms, both ways.
+//     derivations and antonyms, both ways;
+//   - mentions: the articles a definition names ("a member of the genus
+//     Canis ... occurs in many breeds" links "Dog" to "Member", "Genus" and
+//     "Breed"), one way, as a Wikipedia article links the terms in its text.
+//     Only lemmas used mostly as nouns count, singular or plural.
 //
-// Every relation is made symmetric, then each page keeps at most -max-links
-// links — by relation (hypernym, holonym, meronym, see also, hyponym) and,
-// within one, the most frequent article first — so hub pages list only their
-// commonest hyponyms while the hyponyms still link back: like Wikipedia's, the
-// graph is directed. Finally only the largest strongly connected component is
-// kept (every page reachable from every other, no dead ends), repeating the
+// Each page then keeps at most -max-links links — by relation (hypernym,
+// holonym, meronym, see also, mention, hyponym) and, within one, the most
+// frequent article first — so hub pages list only their commonest hyponyms
+// while the hyponyms still link back: like Wikipedia's, the graph is
+// directed. Finally only the largest strongly connected component is kept
+// (every page reachable from every other, so no dead ends), repeating the
 // cap and the component until both are stable.
 //
 // Output: one page a line, sorted by title, as
@@ -58,6 +66,8 @@ var (
 	minCount = flag.Int("min-count", 2, "SemCor tag count an article's sense needs")
 	maxLinks = flag.Int("max-links", 40, "links kept per page")
 	skip     = flag.Int("skip", 30, "non-article synsets a hypernym link may look through")
+
+	minDescendants = flag.Int("min-descendants", 10, "frequent nouns an ancestor needs to become an article")
 )
 
 // commonLemma: lowercase words, joined by underscores or hyphens.
@@ -107,24 +117,58 @@ func main() {
 		}
 	}
 
-	// Articles.
-	article := map[string]int{} // offset → article index
-	var offs []string
-	for lemma, offsets := range wn.senses {
-		off := offsets[0]
+	// Articles: common nouns frequent enough, then the ancestors that
+	// structure them (a common noun that is the hypernym of at least
+	// -min-descendants of them, however rare itself), so that hypernym links
+	// seldom need to skip far.
+	eligible := func(lemma string, off string) bool {
 		s := wn.synsets[off]
-		if !commonLemma.MatchString(s.words[0]) || strings.ToLower(s.words[0]) != lemma {
-			continue
-		}
-		if wn.count[lemma+"#1"] < *minCount || slices.ContainsFunc(s.ptrs, func(p pointer) bool { return p.sym == "@i" }) {
-			continue
-		}
-		if wn.offensive(s) || obscene.MatchString(s.words[0]) {
-			continue
-		}
-		offs = append(offs, off)
+		return commonLemma.MatchString(s.words[0]) && strings.ToLower(s.words[0]) == lemma &&
+			!slices.ContainsFunc(s.ptrs, func(p pointer) bool { return p.sym == "@i" }) &&
+			!wn.offensive(s) && !obscene.MatchString(s.words[0])
 	}
+	var offs []string
+	primary := map[string]bool{} // offsets of first senses
+	for lemma, offsets := range wn.senses {
+		primary[offsets[0]] = true
+		if eligible(lemma, offsets[0]) && wn.count[lemma+"#1"] >= *minCount {
+			offs = append(offs, offsets[0])
+		}
+	}
+	descendants := map[string]int{}
+	for _, off := range offs {
+		for anc := range wn.ancestors(off) {
+			descendants[anc]++
+		}
+	}
+	isArticle := map[string]bool{}
+	for _, off := range offs {
+		isArticle[off] = true
+	}
+	nFrequent := len(offs)
+	for off, d := range descendants {
+		if d >= *minDescendants && !isArticle[off] && eligible(strings.ToLower(wn.synsets[off].words[0]), off) {
+			offs = append(offs, off)
+		}
+	}
+	// Titles: the lemma, or for an ancestor that is not its lemma's first
+	// sense, the lemma disambiguated by its hypernym as Wikipedia does:
+	// "Measure (abstraction)". Clashing disambiguations are dropped.
+	titles := map[string]string{}
+	owner := map[string][]string{}
+	for _, off := range offs {
+		s := wn.synsets[off]
+		t := title(s.words[0])
+		if !primary[off] {
+			t += " (" + strings.ReplaceAll(wn.synsets[wn.hypernym(off)].words[0], "_", " ") + ")"
+		}
+		titles[off] = t
+		owner[t] = append(owner[t], off)
+	}
+	offs = slices.DeleteFunc(offs, func(off string) bool { return len(owner[titles[off]]) > 1 })
+	log.Printf("%d frequent nouns, %d structural ancestors", nFrequent, len(offs)-nFrequent)
 	slices.Sort(offs)
+	article := map[string]int{} // offset → article index
 	for i, off := range offs {
 		article[off] = i
 	}
@@ -177,7 +221,7 @@ func main() {
 	byLemma := map[string]int{}
 	for i, off := range offs {
 		lemma := strings.ToLower(wn.synsets[off].words[0])
-		if pc := wn.posCnt[lemma]; pc[0] >= pc[1] {
+		if pc := wn.posCnt[lemma]; primary[off] && pc[0] >= pc[1] {
 			byLemma[lemma] = i
 		}
 	}
@@ -245,7 +289,7 @@ func main() {
 	for i, off := range offs {
 		if alive[i] {
 			s := wn.synsets[off]
-			pages = append(pages, page{title: title(s.words[0]), text: text(s, banned), old: i})
+			pages = append(pages, page{title: titles[off], text: text(s, banned), old: i})
 		}
 	}
 	slices.SortFunc(pages, func(a, b page) int { return strings.Compare(a.title, b.title) })
@@ -450,7 +494,35 @@ func (wn *wordNet) offensive(s *synset) bool {
 			return true
 		}
 	}
-	return offensiveGloss.MatchString(s.gloss)
+	return offensiveGloss.MatchString(s.gloss) || obscene.MatchString(s.gloss)
+}
+
+// hypernym returns the first hypernym of off.
+func (wn *wordNet) hypernym(off string) string {
+	for _, p := range wn.synsets[off].ptrs {
+		if p.sym == "@" {
+			return p.target
+		}
+	}
+	log.Fatalf("synset %s has no hypernym", off)
+	return ""
+}
+
+// ancestors returns every hypernym of off, transitively.
+func (wn *wordNet) ancestors(off string) map[string]bool {
+	seen := map[string]bool{}
+	stack := []string{off}
+	for len(stack) > 0 {
+		o := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, p := range wn.synsets[o].ptrs {
+			if p.sym == "@" && !seen[p.target] {
+				seen[p.target] = true
+				stack = append(stack, p.target)
+			}
+		}
+	}
+	return seen
 }
 
 // title turns a lemma into a Wikipedia-style title: "ice_cream" → "Ice cream".
