@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/quarry-rl/quarry/envs"
+	"github.com/quarry-rl/quarry/envs/games/crosswords"
 	"github.com/quarry-rl/quarry/envs/games/fifteenpuzzle"
 	"github.com/quarry-rl/quarry/envs/games/game2048"
 	"github.com/quarry-rl/quarry/envs/games/guessthenumber"
@@ -19,6 +20,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/games/towerofhanoi"
 	"github.com/quarry-rl/quarry/envs/games/wikigame"
 	"github.com/quarry-rl/quarry/envs/games/wordle"
+	"github.com/quarry-rl/quarry/envs/games/wordsearch"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
 )
 
@@ -37,6 +39,8 @@ var registrars = []struct {
 	{"wordle", wordle.Register},
 	{"hangman", hangman.Register},
 	{"wikigame", wikigame.Register},
+	{"crosswords", crosswords.Register},
+	{"wordsearch", wordsearch.Register},
 	{"towerofhanoi", towerofhanoi.Register},
 	{"rg/arithmetic", arithmetic.Register},
 }
