@@ -9,8 +9,11 @@
 // column tables are generated from their doc tags (a test keeps them equal).
 //
 // Data flows turn log → rows → shard: activities write one TurnRecord per
-// attempt and return its TurnRef; the workflow keeps the refs it accepted;
-// the shard writer reads those records, builds TurnRow and EpisodeRow values,
+// attempt (or, for local policies, one Bundle per episode attempt) and
+// return its TurnRef; accepted act records link to their generate record
+// and to the previous turn (Gen, Prev), so the workflow keeps only the head
+// ref of each episode; the shard writer follows those links, builds TurnRow
+// and EpisodeRow values,
 // fills returns and advantages with ApplyReturns, writes the two files with
 // WriteTurns and WriteEpisodes (sorted, zstd, byte-identical for the same
 // rows), and commits with a Manifest.

@@ -25,8 +25,33 @@ func ActKey(job string, batch, episode, turn, attempt int) string {
 	return TurnKey(job, batch, episode, turn, attempt) + ".act"
 }
 
-// TurnPrefix is the prefix of every turn-log key of an episode, for listing
-// and for deleting a job's log once its shards are committed.
+// BundleKey is the key of one attempt of an episode played whole inside one
+// activity by a local policy (random, oracle):
+// "<job>/_turns/b00042/e0007/bundle-a1.jsonl". See Bundle.
+func BundleKey(job string, batch, episode, attempt int) string {
+	return fmt.Sprintf("%s/_turns/b%05d/e%04d/bundle-a%d.jsonl", job, batch, episode, attempt)
+}
+
+var bundleKeyRE = regexp.MustCompile(`^(.+)/_turns/b(\d+)/e(\d+)/bundle-a(\d+)\.jsonl$`)
+
+// ParseBundleKey is the inverse of BundleKey.
+func ParseBundleKey(key string) (job string, batch, episode, attempt int, err error) {
+	m := bundleKeyRE.FindStringSubmatch(key)
+	if m == nil {
+		return "", 0, 0, 0, fmt.Errorf("%q is not a bundle key (<job>/_turns/b00042/e0007/bundle-a1.jsonl)", key)
+	}
+	n := make([]int, 3)
+	for i := range n {
+		if n[i], err = strconv.Atoi(m[i+2]); err != nil {
+			return "", 0, 0, 0, fmt.Errorf("bundle key %q: %w", key, err)
+		}
+	}
+	return m[1], n[0], n[1], n[2], nil
+}
+
+// TurnPrefix is the prefix of every turn-log key of an episode (turn
+// records and bundles), for listing and for deleting a job's log once its
+// shards are committed.
 func TurnPrefix(job string, batch, episode int) string {
 	return fmt.Sprintf("%s/_turns/b%05d/e%04d/", job, batch, episode)
 }

@@ -32,10 +32,17 @@ const (
 // with Check), so a record left by an abandoned attempt is never a row.
 //
 // A turn has one accepted generate record and one accepted act record; the
-// act record names the generate record it acted on (ActionTag). Fields of
-// the other phase are left zero. Attempt numbers must not repeat for one
-// (turn, phase): use the activity's attempt number offset by the attempts
-// of earlier schedules of the same turn.
+// act record names the generate record it acted on (ActionTag, and Gen with
+// its key) and the previous turn's accepted act record (Prev), so accepted
+// records form a chain and the workflow keeps only the head: the ref of the
+// episode's last accepted act record. Fields of the other phase are left
+// zero. Attempt numbers must not repeat for one (turn, phase): use the
+// activity's attempt number offset by the attempts of earlier schedules of
+// the same turn.
+//
+// Local policies (random, oracle) play a whole episode inside one activity
+// and write it as one Bundle instead; records inside a bundle are linked by
+// their order and carry no Gen or Prev.
 type TurnRecord struct {
 	Version int    `json:"v"`
 	Phase   Phase  `json:"phase"`
@@ -63,18 +70,20 @@ type TurnRecord struct {
 	GenerationMs     float64   `json:"generation_ms"`
 
 	// Act phase.
-	ActionTag   string  `json:"action_tag"` // Tag of the generate record this act consumed
-	EnvVersion  string  `json:"env_version"`
-	Observation string  `json:"observation"`
-	ToolName    *string `json:"tool_name"`
-	ToolCall    *string `json:"tool_call"`
-	ToolResult  *string `json:"tool_result"`
-	Reward      float64 `json:"reward"`
-	Terminated  bool    `json:"terminated"`
-	Truncated   bool    `json:"truncated"`
-	Success     bool    `json:"success"` // the env reported the task solved (meaningful when the episode ends)
-	EnvMs       float64 `json:"env_ms"`
-	Info        *string `json:"info"` // JSON object: the env's step info
+	ActionTag   string   `json:"action_tag"` // Tag of the generate record this act consumed
+	Gen         *TurnRef `json:"gen"`        // the accepted generate record this act consumed (Gen.Tag == ActionTag); nil in a bundle
+	Prev        *TurnRef `json:"prev"`       // the previous turn's accepted act record; nil on turn 0 and in a bundle
+	EnvVersion  string   `json:"env_version"`
+	Observation string   `json:"observation"`
+	ToolName    *string  `json:"tool_name"`
+	ToolCall    *string  `json:"tool_call"`
+	ToolResult  *string  `json:"tool_result"`
+	Reward      float64  `json:"reward"`
+	Terminated  bool     `json:"terminated"`
+	Truncated   bool     `json:"truncated"`
+	Success     bool     `json:"success"` // the env reported the task solved (meaningful when the episode ends)
+	EnvMs       float64  `json:"env_ms"`
+	Info        *string  `json:"info"` // JSON object: the env's step info
 
 	// Both phases.
 	ErrorClass *string `json:"error_class"` // a non-fatal problem the turn recorded; nil when none
@@ -178,6 +187,43 @@ func (r *TurnRecord) validate() error {
 		return bad("act record without action_tag")
 	case r.Phase == PhaseGenerate && r.TokenSource != TokenSourceServed && r.TokenSource != TokenSourceNone:
 		return bad("token_source %q: want %s or %s", r.TokenSource, TokenSourceServed, TokenSourceNone)
+	case r.Phase == PhaseGenerate && (r.Gen != nil || r.Prev != nil):
+		return bad("generate record with gen or prev (act fields)")
+	}
+	return r.validateLinks(bad)
+}
+
+// validateLinks checks an act record's chain links against its own ids: Gen
+// must name a generate record of the same turn with the tag ActionTag names,
+// and Prev the act record of the turn before. Linked records (Gen set) on a
+// turn after the first must have Prev, so a chain cannot end early.
+func (r *TurnRecord) validateLinks(bad func(string, ...any) error) error {
+	if r.Phase != PhaseAct {
+		return nil
+	}
+	if r.Gen == nil {
+		if r.Prev != nil {
+			return bad("prev without gen: a linked act record names both")
+		}
+		return nil
+	}
+	if r.Gen.Tag != r.ActionTag {
+		return bad("gen tag %q differs from action_tag %q", r.Gen.Tag, r.ActionTag)
+	}
+	job, b, e, t, _, p, err := ParseTurnKey(r.Gen.Key)
+	if err != nil || p != PhaseGenerate || job != r.Job || b != r.Batch || e != r.Episode || t != r.Turn {
+		return bad("gen %q is not a generate record of this turn", r.Gen.Key)
+	}
+	switch {
+	case r.Turn == 0 && r.Prev != nil:
+		return bad("prev set on turn 0")
+	case r.Turn > 0 && r.Prev == nil:
+		return bad("linked act record of turn %d without prev", r.Turn)
+	case r.Turn > 0:
+		job, b, e, t, _, p, err := ParseTurnKey(r.Prev.Key)
+		if err != nil || p != PhaseAct || job != r.Job || b != r.Batch || e != r.Episode || t != r.Turn-1 || r.Prev.Tag == "" {
+			return bad("prev %q (tag %q) is not an act record of turn %d of this episode", r.Prev.Key, r.Prev.Tag, r.Turn-1)
+		}
 	}
 	return nil
 }

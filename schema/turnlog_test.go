@@ -37,9 +37,10 @@ func TestTurnRecordEncoding(t *testing.T) {
 	none.TokenSource, none.PromptTokenIDs, none.ResponseTokenIDs, none.ResponseLogprobs, none.PolicyModel = TokenSourceNone, nil, nil, nil, "random"
 	empty := gen
 	empty.ResponseTokenIDs, empty.ResponseLogprobs = []int32{}, []float32{}
+	linked := linkedAct(gen, act)
 
 	var all []byte
-	for _, r := range []TurnRecord{gen, act, tool, none, empty} {
+	for _, r := range []TurnRecord{gen, act, tool, none, empty, linked} {
 		b, err := MarshalTurnRecord(&r)
 		if err != nil {
 			t.Fatal(err)

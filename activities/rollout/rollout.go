@@ -165,34 +165,58 @@ type Conversation struct {
 	started bool
 }
 
-// Next returns the JSON delta of prompt's messages and its segment.
-func (c *Conversation) Next(p envs.Prompt) (delta string, segment int, err error) {
-	msgs := p.Messages
-	if msgs == nil {
-		msgs = []envs.Message{{Role: "user", Content: p.Text}}
-	}
-	add := msgs
-	switch {
-	case !c.started:
-		c.started = true
-	case len(msgs) >= len(c.prev) && slices.Equal(msgs[:len(c.prev)], c.prev):
-		add = msgs[len(c.prev):]
-	default:
-		c.segment++
-	}
+// Peek returns the JSON delta of prompt's messages and its segment without
+// changing the conversation (a retried generation sees the same delta).
+func (c *Conversation) Peek(p envs.Prompt) (delta string, segment int, err error) {
+	add, segment := c.diff(messages(p))
 	b, err := json.Marshal(add)
 	if err != nil {
 		return "", 0, fmt.Errorf("prompt delta: %w", err)
 	}
-	c.prev = append(slices.Clone(msgs), envs.Message{})
-	return string(b), c.segment, nil
+	return string(b), segment, nil
+}
+
+// Commit records that prompt was answered with action.
+func (c *Conversation) Commit(p envs.Prompt, action string) {
+	msgs := messages(p)
+	_, c.segment = c.diff(msgs)
+	c.started = true
+	c.prev = append(slices.Clone(msgs), envs.Message{Role: "assistant", Content: action})
+}
+
+// Next is Peek followed by remembering the prompt; Acted then records the
+// answer. Local policies use the pair.
+func (c *Conversation) Next(p envs.Prompt) (delta string, segment int, err error) {
+	delta, segment, err = c.Peek(p)
+	if err == nil {
+		c.Commit(p, "")
+	}
+	return delta, segment, err
 }
 
 // Acted records the response to the last request.
 func (c *Conversation) Acted(action string) {
 	if n := len(c.prev); n > 0 {
-		c.prev[n-1] = envs.Message{Role: "assistant", Content: action}
+		c.prev[n-1].Content = action
 	}
+}
+
+func (c *Conversation) diff(msgs []envs.Message) ([]envs.Message, int) {
+	switch {
+	case !c.started:
+		return msgs, 0
+	case len(msgs) >= len(c.prev) && slices.Equal(msgs[:len(c.prev)], c.prev):
+		return msgs[len(c.prev):], c.segment
+	default:
+		return msgs, c.segment + 1
+	}
+}
+
+func messages(p envs.Prompt) []envs.Message {
+	if p.Messages != nil {
+		return p.Messages
+	}
+	return []envs.Message{{Role: "user", Content: p.Text}}
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -9,7 +9,8 @@ import (
 )
 
 // serverLogger adapts slog to the server's logger. The embedded server is
-// chatty at info level, so only warnings and errors pass.
+// chatty — its internal workers warn about every dropped poll while it
+// stops — so only errors pass.
 type serverLogger struct{ l *slog.Logger }
 
 func newServerLogger(l *slog.Logger) log.Logger { return serverLogger{l.With("component", "temporal")} }
@@ -24,7 +25,7 @@ func attrs(tags []tag.Tag) []any {
 
 func (s serverLogger) Debug(string, ...tag.Tag)           {}
 func (s serverLogger) Info(string, ...tag.Tag)            {}
-func (s serverLogger) Warn(msg string, tags ...tag.Tag)   { s.l.Warn(msg, attrs(tags)...) }
+func (s serverLogger) Warn(string, ...tag.Tag)            {}
 func (s serverLogger) Error(msg string, tags ...tag.Tag)  { s.l.Error(msg, attrs(tags)...) }
 func (s serverLogger) DPanic(msg string, tags ...tag.Tag) { s.l.Error(msg, attrs(tags)...) }
 func (s serverLogger) Panic(msg string, tags ...tag.Tag)  { s.l.Error(msg, attrs(tags)...); panic(msg) }

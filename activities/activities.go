@@ -1,0 +1,156 @@
+// Package activities adapts Quarry's libraries to Temporal: each activity
+// is a thin method that decodes its input, calls plain packages (envs,
+// activities/rollout, internal/turnlog, internal/shard, internal/inference)
+// and classifies errors as retryable or not. Workflows call activities by
+// the persisted names below, never by Go identifiers.
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/quarry-rl/quarry/envs"
+	"github.com/quarry-rl/quarry/internal/blob"
+	"github.com/quarry-rl/quarry/schema"
+)
+
+// Activity names: persisted in workflow histories, so they never change.
+const (
+	ValidateJobName  = "quarry.ValidateJob"
+	RunEpisodesName  = "quarry.RunEpisodes"
+	WriteShardName   = "quarry.WriteShard"
+	WriteSuccessName = "quarry.WriteSuccess"
+)
+
+// Error types for non-retryable failures (temporal ApplicationError types);
+// callers branch on them, never on messages.
+const (
+	ErrTypeInvalidSpec   = "InvalidSpec"
+	ErrTypeEnvVersion    = "EnvVersionMismatch"
+	ErrTypeOutput        = "OutputUnavailable"
+	ErrTypeUnimplemented = "Unimplemented"
+)
+
+// Activities holds what activities need; one value per worker process.
+type Activities struct {
+	Envs   *envs.Registry
+	Stores *Stores
+	Log    *slog.Logger
+
+	turnsOnce sync.Once
+	turnState *turnState
+}
+
+func (a *Activities) logger() *slog.Logger {
+	if a.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return a.Log
+}
+
+// Stores opens blob stores by URL and keeps them for the worker's lifetime.
+type Stores struct {
+	Options []blob.Option
+	mu      sync.Mutex
+	open    map[string]blob.Store
+}
+
+// Open returns the store for url, opening it once.
+func (s *Stores) Open(ctx context.Context, url string) (blob.Store, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st, ok := s.open[url]; ok {
+		return st, nil
+	}
+	st, err := blob.Open(ctx, url, s.Options...)
+	if err != nil {
+		return nil, err
+	}
+	if s.open == nil {
+		s.open = map[string]blob.Store{}
+	}
+	s.open[url] = st
+	return st, nil
+}
+
+// EnvPlan is one env of the job's mixture as the workers resolved it.
+type EnvPlan struct {
+	ID      string         `json:"id"`
+	Options map[string]any `json:"options,omitempty"`
+	// Version is the env's version on the validating worker; every worker
+	// that plays the env must have the same, or the turn fails.
+	Version    string `json:"version"`
+	MaxTurns   int    `json:"max_turns"`
+	DataSource string `json:"data_source"`
+}
+
+// ValidateJobResult is the resolved mixture.
+type ValidateJobResult struct {
+	Envs []EnvPlan `json:"envs"`
+}
+
+// ValidateJob checks a spec against this worker's registry and output store:
+// every env id exists and accepts its options, local policies have what they
+// need (an oracle), and the output is writable. Problems are non-retryable.
+func (a *Activities) ValidateJob(ctx context.Context, spec schema.JobSpec) (ValidateJobResult, error) {
+	plans, err := ResolveEnvs(a.Envs, spec)
+	if err != nil {
+		return ValidateJobResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInvalidSpec, err)
+	}
+	st, err := a.Stores.Open(ctx, spec.Output)
+	if err != nil {
+		return ValidateJobResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeOutput, err)
+	}
+	if err := st.Preflight(ctx); err != nil {
+		var pe *blob.PreflightError
+		if errors.As(err, &pe) && errors.Is(err, blob.ErrUnreachable) {
+			return ValidateJobResult{}, err // may come back: retry
+		}
+		return ValidateJobResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeOutput, err)
+	}
+	return ValidateJobResult{Envs: plans}, nil
+}
+
+// ResolveEnvs checks the spec's envs against r: ids, options, oracles for
+// the oracle policy. The submit CLI calls it before submission, the
+// workflow again through ValidateJob.
+func ResolveEnvs(r *envs.Registry, spec schema.JobSpec) ([]EnvPlan, error) {
+	var errs schema.SpecError
+	plans := make([]EnvPlan, len(spec.Envs))
+	for i, e := range spec.Envs {
+		path := fmt.Sprintf("envs[%d]", i)
+		s, err := r.Lookup(e.ID)
+		if err != nil {
+			errs = append(errs, schema.FieldError{Path: path + ".id", Problem: err.Error()})
+			continue
+		}
+		env, err := r.Make(e.ID, e.Options)
+		if err != nil {
+			var oe *envs.OptionError
+			if errors.As(err, &oe) && oe.Option != "" {
+				errs = append(errs, schema.FieldError{Path: path + ".options." + oe.Option, Problem: oe.Reason})
+			} else {
+				errs = append(errs, schema.FieldError{Path: path + ".options", Problem: err.Error()})
+			}
+			continue
+		}
+		if spec.Policy.Kind == schema.PolicyOracle {
+			if _, ok := envs.AsOracle(env); !ok {
+				errs = append(errs, schema.FieldError{Path: path + ".id", Problem: fmt.Sprintf("%s has no oracle; use policy random or openai", s.ID)})
+			}
+		}
+		if _, err := envs.ParseWrapper(spec.Wrapper); err != nil && i == 0 {
+			errs = append(errs, schema.FieldError{Path: "wrapper", Problem: err.Error()})
+		}
+		plans[i] = EnvPlan{ID: s.ID, Options: e.Options, Version: s.Version(), MaxTurns: s.MaxTurns, DataSource: s.Category()}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return plans, nil
+}

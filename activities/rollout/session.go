@@ -1,0 +1,121 @@
+package rollout
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/quarry-rl/quarry/envs"
+	"github.com/quarry-rl/quarry/internal/turnlog"
+	"github.com/quarry-rl/quarry/schema"
+)
+
+// Session is an endpoint-policy episode between turns: the env at its
+// current state, the observation history, the conversation and the served
+// token sequence. A worker keeps sessions in memory; any worker rebuilds one
+// from the turn log (Replay), because envs are deterministic given their
+// seed and the accepted actions.
+type Session struct {
+	Slot       schema.Slot
+	EnvVersion string
+	ep         *envs.Episode
+	conv       Conversation
+	prompt     envs.Prompt
+	tokens     []int32 // the current segment's served tokens: prompts and responses so far
+	segment    int
+	// Turn is the number of turns played; Head the last accepted act record.
+	Turn int
+	Head *schema.TurnRef
+	Done bool
+}
+
+// NewSession resets env for the slot's task.
+func NewSession(env envs.Env, envVersion string, w envs.Wrapper, maxHistory int, slot schema.Slot) (*Session, error) {
+	ep := envs.NewEpisode(env, w, maxHistory)
+	p, _, err := ep.Reset(slot.TaskSeed)
+	if err != nil {
+		return nil, err
+	}
+	return &Session{Slot: slot, EnvVersion: envVersion, ep: ep, prompt: p}, nil
+}
+
+// Prompt is the next request's prompt.
+func (s *Session) Prompt() envs.Prompt { return s.prompt }
+
+// Peek returns the next request's prompt delta and message-level segment.
+func (s *Session) Peek() (string, int, error) { return s.conv.Peek(s.prompt) }
+
+// PromptTokens splits a served prompt into the tokens not yet in the
+// segment and the segment they belong to: when the served prompt does not
+// extend the segment's tokens (the chat template rewrote history), a new
+// segment starts with the whole prompt.
+func (s *Session) PromptTokens(served []int32) (fresh []int32, segment int) {
+	if len(s.tokens) > 0 && len(served) >= len(s.tokens) && slices.Equal(served[:len(s.tokens)], s.tokens) {
+		return served[len(s.tokens):], s.segment
+	}
+	if len(s.tokens) == 0 && s.Turn == 0 {
+		return served, s.segment
+	}
+	return served, s.segment + 1
+}
+
+// ErrDiverged means replaying the accepted actions did not reproduce the
+// recorded rewards: the env's rules differ from the ones that recorded them.
+var ErrDiverged = fmt.Errorf("replayed episode diverges from its turn log")
+
+// Step applies the accepted generate record's action and returns the act
+// record (without Tag, Attempt, Gen and Prev, which the caller sets) and the
+// stop reason ("" while the episode goes on). maxTurns is the job's cap.
+func (s *Session) Step(gen schema.TurnRecord, maxTurns int, envMs func() float64) (schema.TurnRecord, string, error) {
+	if s.Done {
+		return schema.TurnRecord{}, "", envs.ErrEpisodeOver
+	}
+	if gen.Turn != s.Turn {
+		return schema.TurnRecord{}, "", fmt.Errorf("generate record of turn %d applied at turn %d", gen.Turn, s.Turn)
+	}
+	next, res, err := s.ep.Step(gen.Action)
+	if err != nil {
+		return schema.TurnRecord{}, "", err
+	}
+	act := ActRecord(gen, s.EnvVersion, res, envMs())
+	stop := ""
+	switch {
+	case res.Terminated:
+		stop = schema.StopTerminated
+	case res.Truncated:
+		stop = schema.StopTruncated
+	case maxTurns > 0 && s.Turn+1 >= maxTurns:
+		act.Truncated = true
+		stop = schema.StopMaxTurns
+	}
+	s.conv.Commit(s.prompt, gen.Action)
+	if gen.TokenSource == schema.TokenSourceServed {
+		if gen.Segment != s.segment {
+			s.tokens, s.segment = nil, gen.Segment
+		}
+		s.tokens = append(append(s.tokens, gen.PromptTokenIDs...), gen.ResponseTokenIDs...)
+	}
+	s.prompt = next
+	s.Turn++
+	s.Done = stop != ""
+	return act, stop, nil
+}
+
+// Replay rebuilds a session's state from its accepted turns, checking that
+// the env reproduces every recorded reward and flag.
+func (s *Session) Replay(turns []turnlog.Turn) error {
+	for _, t := range turns {
+		act, _, err := s.Step(t.Gen, 0, func() float64 { return 0 })
+		if err != nil {
+			return fmt.Errorf("replay turn %d: %w", t.Gen.Turn, err)
+		}
+		if math.Abs(act.Reward-t.Act.Reward) > 1e-12 || act.Terminated != t.Act.Terminated || act.Observation != t.Act.Observation {
+			return fmt.Errorf("%w at turn %d: reward %v vs recorded %v", ErrDiverged, t.Gen.Turn, act.Reward, t.Act.Reward)
+		}
+		// The job's cap may have truncated the recorded turn.
+		s.Done = t.Act.Terminated || t.Act.Truncated
+		ref := t.Act.Ref()
+		s.Head = &ref
+	}
+	return nil
+}

@@ -1,0 +1,123 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/quarry-rl/quarry/internal/shard"
+	"github.com/quarry-rl/quarry/schema"
+)
+
+// WriteShardInput commits one batch.
+type WriteShardInput struct {
+	Spec     schema.JobSpec   `json:"spec"`
+	Envs     []EnvPlan        `json:"envs"`
+	Batch    int              `json:"batch"`
+	Episodes []EpisodeOutcome `json:"episodes"`
+}
+
+// ShardSummary is what the job's progress keeps of a committed batch.
+type ShardSummary struct {
+	Batch     int     `json:"batch"`
+	Episodes  int     `json:"episodes"`
+	Failed    int     `json:"failed"`
+	Successes int     `json:"successes"`
+	Turns     int64   `json:"turns"`
+	RewardSum float64 `json:"reward_sum"` // total reward over non-failed episodes
+	TurnRows  int64   `json:"turn_rows"`
+}
+
+// TaskID names a task of a procedural env: its id and Reset seed define it.
+func TaskID(envID string, taskSeed uint64) string { return fmt.Sprintf("%s@%016x", envID, taskSeed) }
+
+// WriteShard commits a batch as one shard (internal/shard: data files, then
+// the manifest). A batch already committed is not rewritten.
+func (a *Activities) WriteShard(ctx context.Context, in WriteShardInput) (ShardSummary, error) {
+	st, err := a.Stores.Open(ctx, in.Spec.Output)
+	if err != nil {
+		return ShardSummary{}, err
+	}
+	sin := shard.Input{Job: in.Spec.Job, Batch: in.Batch, Gamma: *in.Spec.Gamma, NormScheme: schema.NormReBN}
+	sum := ShardSummary{Batch: in.Batch, Episodes: len(in.Episodes)}
+	for _, o := range in.Episodes {
+		plan := in.Envs[o.Slot.Env]
+		e := shard.Episode{
+			Episode: o.Slot.Episode, Group: o.Slot.Group, Sample: o.Slot.Sample, GroupSize: in.Spec.SamplesPerTask,
+			TaskID: TaskID(plan.ID, o.Slot.TaskSeed), TaskIndex: o.Slot.Task,
+			TaskSeed: schema.SeedColumn(o.Slot.TaskSeed), SampleSeed: schema.SeedColumn(o.Slot.SampleSeed),
+			DataSource: plan.DataSource, EnvID: plan.ID, EnvVersion: plan.Version,
+			StopReason: o.StopReason, Head: o.Source,
+		}
+		if f := o.Failure; f != nil {
+			e.Failure = &shard.Failure{ErrorClass: f.ErrorClass, Attempts: f.Attempts, Turns: o.Turns, Message: f.Message}
+			sum.Failed++
+		} else {
+			sum.Turns += int64(o.Turns)
+			sum.RewardSum += o.TotalReward
+			if o.Success {
+				sum.Successes++
+			}
+		}
+		sin.Episodes = append(sin.Episodes, e)
+	}
+	stop := heartbeatEvery(ctx, 10*time.Second)
+	defer stop()
+	m, err := shard.Write(ctx, st, sin)
+	if err != nil {
+		if errors.Is(err, shard.ErrInvalidInput) || errors.Is(err, shard.ErrInvalidTurns) {
+			return ShardSummary{}, temporal.NewNonRetryableApplicationError(err.Error(), "InvalidShard", err)
+		}
+		return ShardSummary{}, fmt.Errorf("write shard %d: %w", in.Batch, err)
+	}
+	sum.TurnRows = m.TurnRows
+	return sum, nil
+}
+
+// WriteSuccessInput finishes a job.
+type WriteSuccessInput struct {
+	Job       string    `json:"job"`
+	Output    string    `json:"output"`
+	Batches   int       `json:"batches"`
+	StartedAt time.Time `json:"started_at"`
+}
+
+// WriteSuccess writes _SUCCESS once every batch is committed.
+func (a *Activities) WriteSuccess(ctx context.Context, in WriteSuccessInput) error {
+	st, err := a.Stores.Open(ctx, in.Output)
+	if err != nil {
+		return err
+	}
+	if _, err := shard.WriteSuccess(ctx, st, in.Job, in.Batches); err != nil {
+		return fmt.Errorf("job %s: %w", in.Job, err)
+	}
+	return nil
+}
+
+// heartbeatEvery heartbeats in the background until stop is called, for
+// activities whose work has no natural progress points.
+func heartbeatEvery(ctx context.Context, d time.Duration) (stop func()) {
+	if !activity.IsActivity(ctx) {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(d)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				activity.RecordHeartbeat(ctx)
+			}
+		}
+	}()
+	return func() { close(done) }
+}

@@ -1,0 +1,265 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/quarry-rl/quarry/activities/rollout"
+	"github.com/quarry-rl/quarry/envs"
+	"github.com/quarry-rl/quarry/internal/inference"
+	"github.com/quarry-rl/quarry/internal/turnlog"
+	"github.com/quarry-rl/quarry/schema"
+)
+
+// Activity names of the per-turn path (endpoint policies).
+const (
+	GenerateName = "quarry.Generate"
+	ActName      = "quarry.Act"
+)
+
+// Error types of the per-turn path.
+const (
+	ErrTypeInference = "InferenceRejected" // auth, unknown model, bad request: retrying cannot help
+)
+
+// EpisodeRef names one episode of a job and what is needed to play it.
+type EpisodeRef struct {
+	Spec schema.JobSpec `json:"spec"`
+	Env  EnvPlan        `json:"env"`
+	Slot schema.Slot    `json:"slot"`
+}
+
+// ID is the episode's id (its workflow id and episode_id column).
+func (e EpisodeRef) ID() string { return schema.EpisodeID(e.Spec.Job, e.Slot.Batch, e.Slot.Episode) }
+
+// GenerateInput asks for the action of turn Turn.
+type GenerateInput struct {
+	Episode EpisodeRef      `json:"episode"`
+	Turn    int             `json:"turn"`
+	Head    *schema.TurnRef `json:"head,omitempty"` // the previous turn's accepted act record
+	// AttemptBase offsets the activity's attempt so record keys never repeat
+	// across workflow runs and re-schedules.
+	AttemptBase int `json:"attempt_base"`
+}
+
+// GenerateResult is the small result the workflow keeps.
+type GenerateResult struct {
+	Ref schema.TurnRef `json:"ref"`
+	// ContextExceeded: the prompt no longer fits the model's context; the
+	// episode ends (stop reason "context") and no record was written.
+	ContextExceeded bool `json:"context_exceeded,omitempty"`
+	PromptTokens    int  `json:"prompt_tokens,omitempty"`
+	ResponseTokens  int  `json:"response_tokens,omitempty"`
+}
+
+// ActInput applies an accepted generation.
+type ActInput struct {
+	Episode     EpisodeRef      `json:"episode"`
+	Turn        int             `json:"turn"`
+	Head        *schema.TurnRef `json:"head,omitempty"`
+	Gen         schema.TurnRef  `json:"gen"`
+	AttemptBase int             `json:"attempt_base"`
+}
+
+// ActResult is the turn's consequence.
+type ActResult struct {
+	Ref        schema.TurnRef `json:"ref"`
+	Reward     float64        `json:"reward"`
+	Done       bool           `json:"done,omitempty"`
+	Success    bool           `json:"success,omitempty"`
+	StopReason string         `json:"stop_reason,omitempty"`
+}
+
+// turnState is a worker's per-episode memory and its inference pools.
+type turnState struct {
+	sessions *lru.Cache[string, *rollout.Session]
+	mu       sync.Mutex
+	pools    map[string]*inference.Pool
+}
+
+func (a *Activities) turns() *turnState {
+	a.turnsOnce.Do(func() {
+		c, _ := lru.New[string, *rollout.Session](4096)
+		a.turnState = &turnState{sessions: c, pools: map[string]*inference.Pool{}}
+	})
+	return a.turnState
+}
+
+// pool returns the inference pool of a spec's policy, one per policy.
+func (a *Activities) pool(spec schema.JobSpec) (*inference.Pool, error) {
+	ts := a.turns()
+	key := spec.Hash()
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if p, ok := ts.pools[key]; ok {
+		return p, nil
+	}
+	p, err := inference.NewPool(*spec.Policy.OpenAI, inference.WithLogger(a.logger()))
+	if err != nil {
+		return nil, err
+	}
+	ts.pools[key] = p
+	return p, nil
+}
+
+// session returns the episode's in-memory state at turn, rebuilding it from
+// the turn log when this worker does not hold it (or holds another turn).
+func (a *Activities) session(ctx context.Context, ep EpisodeRef, head *schema.TurnRef, turn int) (*rollout.Session, error) {
+	ts := a.turns()
+	if s, ok := ts.sessions.Get(ep.ID()); ok && s.Turn == turn && sameRef(s.Head, head) {
+		return s, nil
+	}
+	env, err := a.makeEnv(ep.Env)
+	if err != nil {
+		return nil, err
+	}
+	w, err := envs.ParseWrapper(ep.Spec.Wrapper)
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInvalidSpec, err)
+	}
+	s, err := rollout.NewSession(env, ep.Env.Version, w, ep.Spec.MaxHistory, ep.Slot)
+	if err != nil {
+		return nil, fmt.Errorf("reset %s: %w", ep.ID(), err)
+	}
+	if head != nil {
+		st, err := a.Stores.Open(ctx, ep.Spec.Output)
+		if err != nil {
+			return nil, err
+		}
+		turns, err := turnlog.ReadEpisode(ctx, st, *head)
+		if err != nil {
+			return nil, fmt.Errorf("rebuild %s: %w", ep.ID(), err)
+		}
+		if err := s.Replay(turns); err != nil {
+			if errors.Is(err, rollout.ErrDiverged) {
+				return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeEnvVersion, err)
+			}
+			return nil, err
+		}
+	}
+	if s.Turn != turn {
+		return nil, temporal.NewNonRetryableApplicationError(fmt.Sprintf("%s: turn log holds %d turns, the workflow is at turn %d", ep.ID(), s.Turn, turn), "TurnLogMismatch", nil)
+	}
+	ts.sessions.Add(ep.ID(), s)
+	return s, nil
+}
+
+func sameRef(a, b *schema.TurnRef) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+func tag(ctx context.Context) (string, int) {
+	info := activity.GetInfo(ctx)
+	return fmt.Sprintf("%s/%s/%s/%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, info.ActivityID, info.Attempt), int(info.Attempt)
+}
+
+// Generate asks the policy endpoint for turn's action and writes the
+// generate record before returning its ref.
+func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateResult, error) {
+	spec := in.Episode.Spec
+	s, err := a.session(ctx, in.Episode, in.Head, in.Turn)
+	if err != nil {
+		return GenerateResult{}, err
+	}
+	pool, err := a.pool(spec)
+	if err != nil {
+		return GenerateResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInference, err)
+	}
+	delta, segment, err := s.Peek()
+	if err != nil {
+		return GenerateResult{}, err
+	}
+	prompt := s.Prompt()
+	msgs := prompt.Messages
+	if msgs == nil {
+		msgs = []envs.Message{{Role: "user", Content: prompt.Text}}
+	}
+	req := inference.Request{
+		Affinity:  schema.GroupID(spec.Job, in.Episode.Slot.Batch, in.Episode.Slot.Group),
+		Heartbeat: func(p inference.Progress) { activity.RecordHeartbeat(ctx, p.Attempt) },
+	}
+	for _, m := range msgs {
+		req.Messages = append(req.Messages, inference.Message{Role: m.Role, Content: m.Content})
+	}
+	res, err := pool.Generate(ctx, req)
+	switch {
+	case errors.Is(err, inference.ErrContextLength):
+		return GenerateResult{ContextExceeded: true}, nil
+	case errors.Is(err, inference.ErrAuth), errors.Is(err, inference.ErrModelNotFound), errors.Is(err, inference.ErrBadRequest):
+		return GenerateResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInference, err)
+	case err != nil:
+		return GenerateResult{}, err
+	}
+	t, attempt := tag(ctx)
+	rec := schema.TurnRecord{
+		Phase: schema.PhaseGenerate, Tag: t + "/" + res.ResponseID, Job: spec.Job,
+		Batch: in.Episode.Slot.Batch, Episode: in.Episode.Slot.Episode, Turn: in.Turn, Attempt: in.AttemptBase + attempt,
+		Segment: segment, PromptDelta: delta, PromptLen: res.PromptTokens, Action: res.Text,
+		PolicyModel: spec.Policy.OpenAI.Model, SamplingParams: res.SamplingParams, TokenSource: res.TokenSource(),
+		ResponseTokenIDs: res.ResponseTokenIDs, ResponseLogprobs: res.Logprobs, ResponseLen: res.CompletionTokens,
+		FinishReason: res.FinishReason, GenerationMs: float64(res.Latency.Microseconds()) / 1000,
+	}
+	if v := spec.Policy.OpenAI.PolicyVersion; v != "" {
+		rec.PolicyVersion = &v
+	}
+	if res.TokenSource() == schema.TokenSourceServed {
+		rec.PromptTokenIDs, rec.Segment = s.PromptTokens(res.PromptTokenIDs)
+		rec.PromptLen = len(res.PromptTokenIDs)
+	}
+	st, err := a.Stores.Open(ctx, spec.Output)
+	if err != nil {
+		return GenerateResult{}, err
+	}
+	ref, err := turnlog.PutRecord(ctx, st, &rec)
+	if err != nil {
+		return GenerateResult{}, err
+	}
+	return GenerateResult{Ref: ref, PromptTokens: res.PromptTokens, ResponseTokens: res.CompletionTokens}, nil
+}
+
+// Act steps the env with the accepted generation and writes the act record,
+// linked to it and to the previous turn, before returning its ref.
+func (a *Activities) Act(ctx context.Context, in ActInput) (ActResult, error) {
+	spec := in.Episode.Spec
+	s, err := a.session(ctx, in.Episode, in.Head, in.Turn)
+	if err != nil {
+		return ActResult{}, err
+	}
+	st, err := a.Stores.Open(ctx, spec.Output)
+	if err != nil {
+		return ActResult{}, err
+	}
+	gen, err := turnlog.ReadRecord(ctx, st, in.Gen)
+	if err != nil {
+		return ActResult{}, err
+	}
+	start := time.Now()
+	act, stop, err := s.Step(gen, spec.MaxTurns, func() float64 { return float64(time.Since(start).Microseconds()) / 1000 })
+	// The session moved on (or broke): whatever happens next, a retry must
+	// rebuild it from the turn log rather than step it twice.
+	a.turns().sessions.Remove(in.Episode.ID())
+	if err != nil {
+		return ActResult{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("%s turn %d: %v", in.Episode.ID(), in.Turn, err), "EnvError", err)
+	}
+	t, attempt := tag(ctx)
+	act.Tag, act.Attempt = t, in.AttemptBase+attempt
+	gref := in.Gen
+	act.Gen, act.Prev = &gref, in.Head
+	ref, err := turnlog.PutRecord(ctx, st, &act)
+	if err != nil {
+		return ActResult{}, err
+	}
+	s.Head = &ref
+	a.turns().sessions.Add(in.Episode.ID(), s)
+	return ActResult{Ref: ref, Reward: act.Reward, Done: stop != "", Success: act.Success, StopReason: stop}, nil
+}

@@ -1,0 +1,77 @@
+// Command submit validates a job spec, submits it (or attaches to the job
+// already running under its id) and watches it to the end with a progress
+// bar. With --local it runs everything in this process: an embedded Temporal
+// server persisted under --state-dir and a worker; kill it and run the same
+// command again, and the job resumes where it was.
+//
+//	submit --local examples/quickstart.yaml
+//	submit --address temporal:7233 spec.yaml --wait
+//	submit status|pause|resume|cancel <job>; submit list
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quarry-rl/quarry/internal/tclient"
+	"github.com/quarry-rl/quarry/workflows"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := newRoot(os.Stdout, os.Stderr).ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "submit:", err)
+		stop()
+		os.Exit(1)
+	}
+}
+
+type globals struct {
+	conn     tclient.Options
+	queue    string
+	local    bool
+	stateDir string
+	ui       bool
+	out, err io.Writer
+}
+
+func (g *globals) logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(g.err, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+func newRoot(out, errw io.Writer) *cobra.Command {
+	g := &globals{out: out, err: errw}
+	var wait, dryRun bool
+	root := &cobra.Command{
+		Use:   "submit [flags] spec.yaml",
+		Short: "Submit a Quarry job and watch it",
+		Long: "Validate a job spec, submit it (or attach to the job running under its id) and watch it.\n" +
+			"With --local, an embedded Temporal server and an in-process worker run the job here.",
+		Args:          cobra.ExactArgs(1),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSubmit(cmd.Context(), g, args[0], wait || g.local, dryRun)
+		},
+	}
+	root.SetOut(out)
+	root.SetErr(errw)
+	pf := root.PersistentFlags()
+	g.conn.AddFlags(pf)
+	pf.StringVar(&g.queue, "task-queue", workflows.DefaultTaskQueue, "task queue the workers poll")
+	pf.BoolVar(&g.local, "local", false, "run an embedded Temporal server and a worker in this process")
+	pf.StringVar(&g.stateDir, "state-dir", ".quarry", "with --local: where the embedded server keeps its database")
+	pf.BoolVar(&g.ui, "ui", false, "with --local: also serve the Temporal Web UI on loopback")
+	root.Flags().BoolVar(&wait, "wait", false, "watch the job until it ends (always on with --local)")
+	root.Flags().BoolVar(&dryRun, "dry-run", false, "validate the spec and the output location, then stop")
+	root.AddCommand(statusCmd(g), signalCmd(g, "pause", workflows.SignalPause), signalCmd(g, "resume", workflows.SignalResume), cancelCmd(g), listCmd(g))
+	return root
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/quarry-rl/quarry/internal/openaitest"
+)
+
+var hint = regexp.MustCompile(`you guessed (\d+), and the target number is (higher|lower)`)
+
+// bisect is a scripted policy for GuessTheNumber-hard (1..50): it reads the
+// hints in the conversation and guesses the middle of what is left, with a
+// little reasoning text around the answer as a model would write.
+func bisect(msgs []openaitest.Message) string {
+	lo, hi := 1, 50
+	for _, m := range msgs {
+		if m.Role != "user" {
+			continue
+		}
+		for _, h := range hint.FindAllStringSubmatch(m.Content, -1) {
+			g, _ := strconv.Atoi(h[1])
+			if h[2] == "higher" {
+				lo = max(lo, g+1)
+			} else {
+				hi = min(hi, g-1)
+			}
+		}
+	}
+	return "Let me bisect the range. My guess is \\boxed{" + strconv.Itoa((lo+hi)/2) + "}"
+}
+
+// An endpoint-policy job end to end: every turn is a real HTTP chat
+// completion; the shards hold the served token ids and logprobs.
+func TestLocalOpenAIEndToEnd(t *testing.T) {
+	srv := openaitest.Start(t, openaitest.WithPolicy(bisect))
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	spec := writeSpec(t, dir, `
+job: llm
+seed: 9
+envs: [{id: game:GuessTheNumber-v0-hard}]
+tasks: 3
+samples_per_task: 4
+batch_size: 12
+policy:
+  kind: openai
+  openai:
+    endpoints: [`+srv.BaseURL()+`]
+    model: `+openaitest.DefaultModel+`
+    sampling: {temperature: 0.8, max_tokens: 64, logprobs: true}
+    extra_body: {return_token_ids: true, top_k: 20}
+output: `+out+`
+`)
+	var stdout, stderr bytes.Buffer
+	root := newRoot(&stdout, &stderr)
+	root.SetArgs([]string{"--local", "--state-dir", filepath.Join(dir, "state"), spec})
+	if err := root.ExecuteContext(context.Background()); err != nil {
+		t.Fatalf("%v\n%s\n%s", err, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "job llm complete: 12 episodes (0 failed)") {
+		t.Fatalf("summary:\n%s", stdout.String())
+	}
+	_, turns, eps := readShards(t, "file://"+out, "llm")
+	if len(eps) != 12 {
+		t.Fatalf("%d episodes", len(eps))
+	}
+	for _, e := range eps {
+		if !e.Success {
+			t.Fatalf("the bisecting policy lost %s", e.EpisodeID)
+		}
+	}
+	chats := completions(srv)
+	if chats != len(turns) {
+		t.Fatalf("%d chat completions served, %d turn rows: every accepted generation is one row", chats, len(turns))
+	}
+	for _, r := range turns {
+		if r.TokenSource != "served" || r.PolicyModel != openaitest.DefaultModel {
+			t.Fatalf("turn %s/%d: token source %q model %q", r.EpisodeID, r.Turn, r.TokenSource, r.PolicyModel)
+		}
+		if want := openaitest.Tokenize(r.Action); !slices.Equal(r.ResponseTokenIDs, want) {
+			t.Fatalf("turn %s/%d: response ids %v, the server sent %v", r.EpisodeID, r.Turn, r.ResponseTokenIDs, want)
+		}
+		if len(r.ResponseLogprobs) != len(r.ResponseTokenIDs) {
+			t.Fatalf("turn %s/%d: %d logprobs for %d tokens", r.EpisodeID, r.Turn, len(r.ResponseLogprobs), len(r.ResponseTokenIDs))
+		}
+		if !strings.Contains(r.SamplingParams, `"top_k":20`) {
+			t.Fatalf("extra_body not recorded: %s", r.SamplingParams)
+		}
+	}
+	// The extra body reached the server.
+	rec, err := srv.ChatRecords()[0].JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec["top_k"] != float64(20) || rec["return_token_ids"] != true {
+		t.Fatalf("request body %v", rec)
+	}
+}
+
+func llmSpec(t *testing.T, dir, endpoint, model, extra string) string {
+	return writeSpec(t, dir, `
+job: llm-bad
+envs: [{id: game:GuessTheNumber-v0-easy}]
+tasks: 1
+policy:
+  kind: openai
+  openai:
+    endpoints: [`+endpoint+`]
+    model: `+model+`
+`+extra+`
+output: `+filepath.Join(dir, "out")+`
+`)
+}
+
+// Bad endpoints are refused before anything is submitted, each with a clear
+// error; the key never appears in it.
+func TestEndpointPreflightErrors(t *testing.T) {
+	srv := openaitest.Start(t, openaitest.WithAPIKey("sk-right-key"))
+	dir := t.TempDir()
+	for _, tt := range []struct{ name, endpoint, model, key, want string }{
+		{"unreachable", "http://127.0.0.1:1/v1", openaitest.DefaultModel, "sk-right-key", "127.0.0.1:1"},
+		{"wrong model", srv.BaseURL(), "no-such-model", "sk-right-key", "no-such-model"},
+		{"wrong key", srv.BaseURL(), openaitest.DefaultModel, "sk-wrong-key", "401"},
+	} {
+		t.Setenv("QUARRY_TEST_KEY", tt.key)
+		spec := llmSpec(t, dir, tt.endpoint, tt.model, "    api_key_env: QUARRY_TEST_KEY")
+		var stdout, stderr bytes.Buffer
+		root := newRoot(&stdout, &stderr)
+		root.SetArgs([]string{"--local", "--state-dir", filepath.Join(dir, "state"), spec})
+		err := root.ExecuteContext(context.Background())
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err %v, want it to mention %q", tt.name, err, tt.want)
+			continue
+		}
+		if strings.Contains(err.Error(), "sk-") || strings.Contains(stdout.String()+stderr.String(), "sk-") {
+			t.Errorf("%s: the API key leaked into the output: %v", tt.name, err)
+		}
+	}
+}
+
+// A flaky endpoint (429 with Retry-After, 500s, dropped connections) still
+// yields every episode exactly once, each turn built from the accepted
+// response only.
+func TestFlakyEndpoint(t *testing.T) {
+	faults := []openaitest.Fault{openaitest.RateLimit(0), openaitest.ServerError(), openaitest.Drop()}
+	srv := openaitest.Start(t, openaitest.WithPolicy(bisect), openaitest.WithFaultFunc(func(seq int) openaitest.Fault {
+		if seq%3 == 1 {
+			return faults[(seq/3)%len(faults)]
+		}
+		return openaitest.Fault{}
+	}))
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	spec := writeSpec(t, dir, `
+job: flaky
+seed: 4
+envs: [{id: game:GuessTheNumber-v0-hard}]
+tasks: 4
+samples_per_task: 2
+policy:
+  kind: openai
+  openai:
+    endpoints: [`+srv.BaseURL()+`]
+    model: `+openaitest.DefaultModel+`
+    extra_body: {return_token_ids: true}
+output: `+out+`
+`)
+	var stdout, stderr bytes.Buffer
+	root := newRoot(&stdout, &stderr)
+	root.SetArgs([]string{"--local", "--state-dir", filepath.Join(dir, "state"), spec})
+	if err := root.ExecuteContext(context.Background()); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	_, turns, eps := readShards(t, "file://"+out, "flaky")
+	if len(eps) != 8 {
+		t.Fatalf("%d episodes, want 8", len(eps))
+	}
+	faulted := 0
+	for _, r := range srv.ChatRecords() {
+		if r.Fault != "" {
+			faulted++
+		}
+	}
+	ok := completions(srv)
+	if faulted == 0 {
+		t.Fatal("no fault was injected")
+	}
+	if ok != len(turns) {
+		t.Fatalf("%d successful completions but %d turn rows (%d faults): a response was recorded twice or lost", ok, len(turns), faulted)
+	}
+	for _, e := range eps {
+		if !e.Success {
+			t.Fatalf("%s lost", e.EpisodeID)
+		}
+	}
+}
+
+// completions counts the chat completions served successfully, leaving out
+// injected faults and the submit-time preflight probe (max_tokens 1).
+func completions(srv *openaitest.Server) int {
+	n := 0
+	for _, r := range srv.ChatRecords() {
+		body, _ := r.JSON()
+		if r.Fault == "" && body["max_tokens"] != float64(1) {
+			n++
+		}
+	}
+	return n
+}

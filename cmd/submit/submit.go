@@ -1,0 +1,313 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/quarry-rl/quarry/activities"
+	"github.com/quarry-rl/quarry/envs/catalog"
+	"github.com/quarry-rl/quarry/internal/blob"
+	"github.com/quarry-rl/quarry/internal/inference"
+	"github.com/quarry-rl/quarry/internal/localserver"
+	"github.com/quarry-rl/quarry/schema"
+	"github.com/quarry-rl/quarry/workflows"
+)
+
+const memoSpecHash = "spec_hash"
+
+// loadSpec reads, defaults and validates a spec, resolving its envs against
+// this binary's registry, so a bad spec never reaches the cluster.
+func loadSpec(path string) (schema.JobSpec, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return schema.JobSpec{}, err
+	}
+	spec, err := schema.ParseJobSpec(data)
+	if err != nil {
+		return schema.JobSpec{}, fmt.Errorf("%s: %w", path, err)
+	}
+	spec = spec.WithDefaults()
+	if !strings.Contains(spec.Output, "://") {
+		// Workers may run elsewhere: a folder is made absolute here.
+		abs, err := filepath.Abs(spec.Output)
+		if err != nil {
+			return schema.JobSpec{}, err
+		}
+		spec.Output = "file://" + abs
+	}
+	if err := spec.Validate(); err != nil {
+		return schema.JobSpec{}, fmt.Errorf("%s: %w", path, err)
+	}
+	reg, err := catalog.New()
+	if err != nil {
+		return schema.JobSpec{}, err
+	}
+	if _, err := activities.ResolveEnvs(reg, spec); err != nil {
+		return schema.JobSpec{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return spec, nil
+}
+
+func runSubmit(ctx context.Context, g *globals, path string, wait, dryRun bool) error {
+	spec, err := loadSpec(path)
+	if err != nil {
+		return err
+	}
+	store, err := blob.Open(ctx, spec.Output)
+	if err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	if err := store.Preflight(ctx); err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	fmt.Fprintf(g.out, "job %s: %d episodes (%d tasks × %d samples) in %d batches, policy %s, output %s\n",
+		spec.Job, spec.Episodes(), spec.Tasks, spec.SamplesPerTask, spec.Batches(), spec.Policy.Kind, spec.Output)
+	if err := preflightEndpoints(ctx, g, spec); err != nil {
+		return err
+	}
+	if dryRun {
+		fmt.Fprintln(g.out, "spec is valid (dry run: nothing submitted)")
+		return nil
+	}
+	if _, err := store.Stat(ctx, schema.SuccessKey(spec.Job)); err == nil {
+		fmt.Fprintf(g.out, "job %s is already complete (%s/%s exists)\n", spec.Job, spec.Output, schema.SuccessKey(spec.Job))
+		printHowToRead(g, spec)
+		return nil
+	}
+	sess, err := connect(ctx, g)
+	if err != nil {
+		return err
+	}
+	defer sess.close()
+	run, attached, err := startOrAttach(ctx, sess.client, g.queue, spec)
+	if err != nil {
+		return err
+	}
+	if attached {
+		fmt.Fprintf(g.out, "attached to running job %s\n", spec.Job)
+	} else {
+		fmt.Fprintf(g.out, "submitted job %s\n", spec.Job)
+	}
+	if sess.uiURL != "" {
+		fmt.Fprintf(g.out, "Temporal Web UI: %s/namespaces/default/workflows/%s\n", sess.uiURL, spec.Job)
+	}
+	if !wait {
+		fmt.Fprintf(g.out, "watch it with: submit status %s (or submit --wait %s)\n", spec.Job, path)
+		return nil
+	}
+	return watch(ctx, g, sess.client, spec, run)
+}
+
+// startOrAttach starts the job's workflow or attaches to the run already
+// going under its id. A different spec under the same id is refused.
+func startOrAttach(ctx context.Context, c client.Client, queue string, spec schema.JobSpec) (client.WorkflowRun, bool, error) {
+	hash := spec.Hash()
+	desc, err := c.DescribeWorkflowExecution(ctx, spec.Job, "")
+	var nf *serviceerror.NotFound
+	switch {
+	case errors.As(err, &nf):
+	case err != nil:
+		return nil, false, fmt.Errorf("look up job %s: %w", spec.Job, err)
+	default:
+		info := desc.GetWorkflowExecutionInfo()
+		if got := memoHash(info.GetMemo().GetFields()[memoSpecHash]); got != hash {
+			return nil, false, fmt.Errorf("job %s exists with a different spec (hash %.12s, this spec %.12s): give this spec another job id, or cancel the other job", spec.Job, got, hash)
+		}
+		if info.GetStatus() == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
+			return c.GetWorkflow(ctx, spec.Job, ""), true, nil
+		}
+	}
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                       spec.Job,
+		TaskQueue:                queue,
+		Memo:                     map[string]any{memoSpecHash: hash},
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
+	}, workflows.JobWorkflowName, workflows.JobInput{Spec: spec})
+	if err != nil {
+		return nil, false, fmt.Errorf("start job %s: %w", spec.Job, err)
+	}
+	return run, false, nil
+}
+
+func memoHash(p *commonpb.Payload) string {
+	var h string
+	if p == nil || converter.GetDefaultDataConverter().FromPayload(p, &h) != nil {
+		return ""
+	}
+	return h
+}
+
+// session is a connection to Temporal, with the embedded server and worker
+// when --local.
+type session struct {
+	client client.Client
+	uiURL  string
+	close  func()
+}
+
+func connect(ctx context.Context, g *globals) (*session, error) {
+	log := g.logger()
+	if !g.local {
+		c, err := g.conn.Dial(log)
+		if err != nil {
+			return nil, err
+		}
+		return &session{client: c, close: c.Close}, nil
+	}
+	srv, err := localserver.Start(localserver.Options{Dir: filepath.Join(g.stateDir, "temporal"), UI: g.ui, Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	opts := g.conn
+	opts.Address, opts.Namespace = srv.HostPort(), srv.Namespace()
+	opts.TLS, opts.TLSCert, opts.TLSKey, opts.APIKeyEnv = false, "", "", ""
+	c, err := opts.Dial(log)
+	if err != nil {
+		srv.Stop()
+		return nil, err
+	}
+	reg, err := catalog.New()
+	if err != nil {
+		c.Close()
+		srv.Stop()
+		return nil, err
+	}
+	w := worker.New(c, g.queue, worker.Options{WorkerStopTimeout: 5 * time.Second})
+	workflows.Register(w, &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log})
+	if err := w.Start(); err != nil {
+		c.Close()
+		srv.Stop()
+		return nil, fmt.Errorf("start local worker: %w", err)
+	}
+	return &session{client: c, uiURL: srv.UIURL(), close: func() {
+		w.Stop()
+		c.Close()
+		srv.Stop()
+	}}, nil
+}
+
+// watch shows a progress bar until the job ends or ctx is cancelled
+// (Ctrl-C), which detaches: the job goes on, and rerunning attaches to it.
+func watch(ctx context.Context, g *globals, c client.Client, spec schema.JobSpec, run client.WorkflowRun) error {
+	bar := progressbar.NewOptions64(int64(spec.Episodes()),
+		progressbar.OptionSetWriter(g.err),
+		progressbar.OptionSetDescription(spec.Job),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetItsString("episodes"),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionSetWidth(30),
+	)
+	done := make(chan error, 1)
+	var final workflows.Progress
+	go func() { done <- run.Get(ctx, &final) }()
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			if ctx.Err() != nil {
+				return detached(g, spec)
+			}
+			if err != nil {
+				fmt.Fprintln(g.err)
+				return fmt.Errorf("job %s failed: %w", spec.Job, err)
+			}
+			update(bar, final)
+			_ = bar.Finish()
+			fmt.Fprintln(g.err)
+			fmt.Fprintf(g.out, "job %s complete: %d episodes (%d failed), %d turns, mean reward %.4f, success rate %.1f%%\n",
+				spec.Job, final.EpisodesDone, final.EpisodesFailed, final.Turns, final.MeanReward(), 100*ratio(final.Successes, final.EpisodesDone-final.EpisodesFailed))
+			printHowToRead(g, spec)
+			return nil
+		case <-ctx.Done():
+			return detached(g, spec)
+		case <-tick.C:
+			qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			v, err := c.QueryWorkflow(qctx, spec.Job, "", workflows.QueryProgress)
+			cancel()
+			var p workflows.Progress
+			if err == nil && v.Get(&p) == nil {
+				update(bar, p)
+			}
+		}
+	}
+}
+
+func update(bar *progressbar.ProgressBar, p workflows.Progress) {
+	state := ""
+	if p.Paused {
+		state = " [paused]"
+	}
+	bar.Describe(fmt.Sprintf("%s  batches %d/%d  turns/s %.0f  mean reward %.3f%s", p.Job, p.BatchesDone, p.Batches, p.TurnsPerSecond(), p.MeanReward(), state))
+	_ = bar.Set64(p.EpisodesDone)
+}
+
+func ratio(a, b int64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func detached(g *globals, spec schema.JobSpec) error {
+	fmt.Fprintln(g.err)
+	if g.local {
+		fmt.Fprintf(g.out, "stopped; job %s is saved in %s — run the same command again to resume it\n", spec.Job, g.stateDir)
+	} else {
+		fmt.Fprintf(g.out, "detached; job %s keeps running — run the same command again to attach\n", spec.Job)
+	}
+	return nil
+}
+
+func printHowToRead(g *globals, spec schema.JobSpec) {
+	root := strings.TrimPrefix(spec.Output, "file://") + "/" + spec.Job
+	fmt.Fprintf(g.out, "output: %s\n", root)
+	fmt.Fprintf(g.out, "  committed shards are listed in %s/_manifest/; data in %s/shards/*.parquet\n", root, root)
+	fmt.Fprintf(g.out, "  DuckDB:  SELECT * FROM '%s/shards/*.turns.parquet'\n", root)
+	fmt.Fprintf(g.out, "  pandas:  pd.concat(pd.read_parquet(f) for f in sorted(glob.glob(%q)))\n", root+"/shards/*.turns.parquet")
+}
+
+// preflightEndpoints asks every endpoint of an openai policy for its models
+// before anything is submitted: an unreachable endpoint, a wrong model name
+// or a rejected key is reported now, not after the first episode fails.
+func preflightEndpoints(ctx context.Context, g *globals, spec schema.JobSpec) error {
+	o := spec.Policy.OpenAI
+	if o == nil {
+		return nil
+	}
+	if o.APIKeyEnv != "" && os.Getenv(o.APIKeyEnv) == "" {
+		fmt.Fprintf(g.out, "endpoint preflight skipped: $%s is not set here (the workers must have it)\n", o.APIKeyEnv)
+		return nil
+	}
+	pool, err := inference.NewPool(*o)
+	if err != nil {
+		return fmt.Errorf("policy.openai: %w", err)
+	}
+	defer pool.Close()
+	rep, err := pool.Preflight(ctx)
+	if err != nil {
+		return fmt.Errorf("policy.openai: %w", err)
+	}
+	ids := "returns token ids"
+	if !rep.TokenIDs {
+		ids = "does not return token ids (token columns will be null; vLLM ≥ 0.10.2 with return_token_ids does)"
+	}
+	fmt.Fprintf(g.out, "endpoint preflight: model %s served by %d endpoint(s), context %d tokens, %s\n", o.Model, len(rep.Endpoints), rep.MaxModelLen, ids)
+	return nil
+}

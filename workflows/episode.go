@@ -1,0 +1,95 @@
+package workflows
+
+import (
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/quarry-rl/quarry/activities"
+	"github.com/quarry-rl/quarry/schema"
+)
+
+// EpisodeWorkflowName is the per-episode workflow of endpoint policies.
+const EpisodeWorkflowName = "quarry.Episode"
+
+// turnsPerRun bounds an episode run's history; longer episodes continue as
+// new carrying only their counters and head ref.
+const turnsPerRun = 100
+
+// EpisodeInput starts (or continues) one episode.
+type EpisodeInput struct {
+	Episode activities.EpisodeRef `json:"episode"`
+	State   EpisodeState          `json:"state"`
+}
+
+// EpisodeState is what one run of an episode hands to the next.
+type EpisodeState struct {
+	Turn        int             `json:"turn"`
+	Head        *schema.TurnRef `json:"head,omitempty"`
+	TotalReward float64         `json:"total_reward"`
+	Runs        int             `json:"runs"`
+}
+
+// EpisodeWorkflow plays one episode against an inference endpoint, a turn at
+// a time: Generate (an activity, one inference call) then Act (a local
+// activity stepping the env). Its history holds refs and counters only;
+// transcripts and token arrays live in the turn log.
+func EpisodeWorkflow(ctx workflow.Context, in EpisodeInput) (activities.EpisodeOutcome, error) {
+	_ = workflow.GetVersion(ctx, "episode", workflow.DefaultVersion, 1)
+	spec := in.Episode.Spec
+	timeout := time.Duration(spec.Policy.OpenAI.RequestTimeout)
+	gctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 4 * timeout,
+		HeartbeatTimeout:    time.Minute,
+		RetryPolicy: &temporal.RetryPolicy{
+			MaximumAttempts:        20,
+			NonRetryableErrorTypes: []string{activities.ErrTypeInference, activities.ErrTypeInvalidSpec, activities.ErrTypeEnvVersion},
+		},
+	})
+	actx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout: time.Minute,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 10},
+	})
+	st := in.State
+	// Record keys must never repeat: a retried run (or a continued one)
+	// numbers its attempts above every earlier run's.
+	base := (int(workflow.GetInfo(ctx).Attempt)-1)*100000 + st.Runs*1000
+	out := activities.EpisodeOutcome{Slot: in.Episode.Slot}
+	for n := 0; ; n++ {
+		if n == turnsPerRun || workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
+			st.Runs++
+			return out, workflow.NewContinueAsNewError(ctx, EpisodeWorkflowName, EpisodeInput{Episode: in.Episode, State: st})
+		}
+		var gen activities.GenerateResult
+		if err := workflow.ExecuteActivity(gctx, activities.GenerateName, activities.GenerateInput{
+			Episode: in.Episode, Turn: st.Turn, Head: st.Head, AttemptBase: base,
+		}).Get(ctx, &gen); err != nil {
+			return out, err
+		}
+		if gen.ContextExceeded {
+			out.StopReason = schema.StopContext
+			break
+		}
+		var act activities.ActResult
+		if err := workflow.ExecuteLocalActivity(actx, activities.ActName, activities.ActInput{
+			Episode: in.Episode, Turn: st.Turn, Head: st.Head, Gen: gen.Ref, AttemptBase: base,
+		}).Get(ctx, &act); err != nil {
+			return out, err
+		}
+		ref := act.Ref
+		st.Head = &ref
+		st.Turn++
+		st.TotalReward += act.Reward
+		if act.Done {
+			out.Success, out.StopReason = act.Success, act.StopReason
+			break
+		}
+	}
+	if st.Head == nil {
+		// The very first prompt did not fit: nothing to write, the episode fails.
+		return out, temporal.NewNonRetryableApplicationError("the first prompt exceeds the model's context", "ContextLength", nil)
+	}
+	out.Source, out.Turns, out.TotalReward = *st.Head, st.Turn, st.TotalReward
+	return out, nil
+}

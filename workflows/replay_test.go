@@ -1,0 +1,50 @@
+package workflows
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+)
+
+// Histories recorded from a real run (cmd/submit's e2e test with
+// -update-histories) must replay against the current workflow code: a change
+// that breaks running workflows fails here, not in production.
+func replayer(t *testing.T) worker.WorkflowReplayer {
+	t.Helper()
+	r := worker.NewWorkflowReplayer()
+	r.RegisterWorkflowWithOptions(JobWorkflow, workflow.RegisterOptions{Name: JobWorkflowName})
+	r.RegisterWorkflowWithOptions(BatchWorkflow, workflow.RegisterOptions{Name: BatchWorkflowName})
+	return r
+}
+
+func TestReplayCommittedHistories(t *testing.T) {
+	for _, f := range []string{"history_job.json", "history_batch.json"} {
+		if err := replayer(t).ReplayWorkflowHistoryFromJSONFile(nil, filepath.Join("testdata", f)); err != nil {
+			t.Errorf("%s no longer replays: %v", f, err)
+		}
+	}
+}
+
+// A deliberately broken history (an activity the code never schedules) must
+// fail to replay, proving the replay test can fail.
+func TestReplayDetectsNondeterminism(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "history_batch.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := strings.ReplaceAll(string(b), `"quarry.RunEpisodes"`, `"quarry.RunEpisodesRenamed"`)
+	if broken == string(b) {
+		t.Fatal("the fixture schedules no RunEpisodes activity")
+	}
+	p := filepath.Join(t.TempDir(), "broken.json")
+	if err := os.WriteFile(p, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := replayer(t).ReplayWorkflowHistoryFromJSONFile(nil, p); err == nil {
+		t.Fatal("a history with a renamed activity replayed cleanly")
+	}
+}
