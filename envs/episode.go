@@ -39,11 +39,12 @@ func (e *Episode) Step(action string) (Prompt, StepResult, error) {
 	if err != nil {
 		return Prompt{}, StepResult{}, err
 	}
-	recorded := action
+	parsed := action
 	if res.Info.ParsedAction != "" {
-		recorded = res.Info.ParsedAction
+		parsed = res.Info.ParsedAction
 	}
-	e.history.Actions = append(e.history.Actions, recorded)
+	e.history.Actions = append(e.history.Actions, action)
+	e.history.ParsedActions = append(e.history.ParsedActions, parsed)
 	e.history.Observations = append(e.history.Observations, framed(res.Observation, res.Info))
 	e.history.Info = res.Info
 	e.steps++

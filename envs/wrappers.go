@@ -59,6 +59,11 @@ type Observation struct {
 type History struct {
 	Observations []Observation `json:"observations"`
 	Actions      []string      `json:"actions"`
+	// ParsedActions are the actions as the env understood them (Info.
+	// ParsedAction, or the action itself); when set, concat_with_action
+	// shows them, as GEM does. chat always shows the raw actions: they are
+	// what the model said, and the conversation must be the one it saw.
+	ParsedActions []string `json:"parsed_actions,omitempty"`
 	Info         Info          `json:"info"`
 }
 
@@ -99,6 +104,9 @@ func (w Wrapper) Render(h History, maxHistory int) (Prompt, error) {
 			w, len(h.Observations), len(h.Observations)-1, len(h.Actions))
 	}
 	obs, acts := h.Observations, h.Actions
+	if w == WrapConcatWithAction && len(h.ParsedActions) == len(h.Actions) {
+		acts = h.ParsedActions
+	}
 	if maxHistory > 0 && len(acts) > maxHistory {
 		acts = acts[len(acts)-maxHistory:]
 		obs = obs[len(obs)-maxHistory-1:]

@@ -62,3 +62,21 @@ func TestChatIsAppendOnly(t *testing.T) {
 		t.Fatalf("chat history rewritten:\n%v\n%v", prev.Messages, cur.Messages)
 	}
 }
+
+// concat_with_action echoes the env's parsed actions (GEM); chat keeps what
+// the model actually said.
+func TestParsedActions(t *testing.T) {
+	h := History{
+		Observations:  []Observation{{Text: "Rules."}, {Text: "Low."}},
+		Actions:       []string{"I think \\boxed{5}"},
+		ParsedActions: []string{"\\boxed{5}"},
+	}
+	text, _ := WrapConcatWithAction.Render(h, 0)
+	chat, _ := WrapChat.Render(h, 0)
+	if text.Text != "Rules.\n\\boxed{5}\nLow.\n" {
+		t.Fatalf("concat_with_action %q", text.Text)
+	}
+	if chat.Messages[1].Content != "I think \\boxed{5}" {
+		t.Fatalf("chat assistant message %q", chat.Messages[1].Content)
+	}
+}

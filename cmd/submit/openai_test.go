@@ -90,6 +90,11 @@ output: `+out+`
 		if len(r.ResponseLogprobs) != len(r.ResponseTokenIDs) {
 			t.Fatalf("turn %s/%d: %d logprobs for %d tokens", r.EpisodeID, r.Turn, len(r.ResponseLogprobs), len(r.ResponseTokenIDs))
 		}
+		// The conversation only grows: after the first turn each request adds
+		// one message, and the episode stays one token segment.
+		if r.Turn > 0 && (strings.Count(r.PromptDelta, `"role"`) != 1 || r.Segment != 0) {
+			t.Fatalf("turn %s/%d: delta %s in segment %d", r.EpisodeID, r.Turn, r.PromptDelta, r.Segment)
+		}
 		if !strings.Contains(r.SamplingParams, `"top_k":20`) {
 			t.Fatalf("extra_body not recorded: %s", r.SamplingParams)
 		}
