@@ -64,7 +64,7 @@ type History struct {
 	// shows them, as GEM does. chat always shows the raw actions: they are
 	// what the model said, and the conversation must be the one it saw.
 	ParsedActions []string `json:"parsed_actions,omitempty"`
-	Info         Info          `json:"info"`
+	Info          Info     `json:"info"`
 }
 
 // Message is one chat message.

@@ -92,6 +92,7 @@ type Env struct {
 	// cands are the pool words consistent with everything shown; the oracle
 	// picks from them.
 	cands []string
+	stale bool           // cands must be narrowed before use
 	parts map[string]int // scratch for the oracle
 
 	// fair stops the oracle from ever looking at the secret (see OracleAction).
@@ -129,7 +130,7 @@ func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	e.guessed = [26]bool{}
 	e.turn = 0
 	e.wrongWords = e.wrongWords[:0]
-	e.cands = append(e.cands[:0], e.pool...)
+	e.cands, e.stale = e.cands[:0], true // filled lazily: only the oracle needs them
 	// GEM's text swaps the two examples (a word "for one letter guesses", a
 	// letter for the entire word); Quarry puts each in its place.
 	obs := fmt.Sprintf("You are playing Hangman.\n"+
@@ -216,7 +217,7 @@ func (e *Env) Step(action string) (envs.StepResult, error) {
 		if !slices.Contains(e.wrongWords, guess) {
 			e.wrongWords = append(e.wrongWords, guess)
 		}
-		e.narrow()
+		e.stale = true
 	case e.guessed[guess[0]-'a']:
 		invalid = true
 		obs = fmt.Sprintf("At turn %d, you guessed '%s', which has been already guessed before.", e.turn, shown)
@@ -236,7 +237,7 @@ func (e *Env) Step(action string) (envs.StepResult, error) {
 		} else {
 			obs = fmt.Sprintf("At turn %d, you guessed a letter '%s' that is not in the secret word.", e.turn, shown)
 		}
-		e.narrow()
+		e.stale = true
 	}
 	info := e.info()
 	info.ParsedAction = `\boxed{` + shown + `}`
@@ -263,8 +264,17 @@ func (e *Env) fits(w string) bool {
 	return !slices.Contains(e.wrongWords, w)
 }
 
-// narrow keeps the candidates that fit what has been shown.
+// narrow keeps the candidates that fit what has been shown. It runs only
+// when the oracle asks, so plain play pays nothing for it; filtering is
+// monotone, so narrowing once at the end equals narrowing after every step.
 func (e *Env) narrow() {
+	if !e.stale {
+		return
+	}
+	e.stale = false
+	if len(e.cands) == 0 {
+		e.cands = append(e.cands, e.pool...)
+	}
 	kept := e.cands[:0]
 	for _, w := range e.cands {
 		if e.fits(w) {
@@ -305,6 +315,7 @@ func (e *Env) SampleRandomAction(rng *rand.Rand) string {
 // agent's view — so every game is winnable and its transcripts stay plausible
 // expert play. With more turns than candidates it tries them in list order.
 func (e *Env) OracleAction() (string, error) {
+	e.narrow()
 	n := len(e.cands)
 	if n == 0 {
 		return "", fmt.Errorf("hangman oracle: no word fits the grid")
