@@ -81,8 +81,8 @@ type TurnRow struct {
 	DataSource string  `parquet:"data_source,dict" doc:"Dataset or env family the task came from (verl's data_source)."`
 	EnvID      string  `parquet:"env_id,dict" doc:"Env id, e.g. game:GuessTheNumber-v0-easy."`
 	EnvVersion string  `parquet:"env_version,dict" doc:"Version of the env's rules and embedded data; rows of different versions are never mixed silently."`
-	TaskSeed   int64   `parquet:"task_seed" doc:"Seed of the task: f(job seed, task index)."`
-	SampleSeed int64   `parquet:"sample_seed" doc:"Seed of this sample: f(task_seed, sample index); the env's Reset seed."`
+	TaskSeed   int64   `parquet:"task_seed" doc:"Seed of the task, f(job seed, task index): the env's Reset seed, shared by the samples of a group (uint64 stored bit for bit; numpy: .view('uint64'))."`
+	SampleSeed int64   `parquet:"sample_seed" doc:"Seed of this sample, f(task_seed, sample index): seeds the policy (the random policy, per-sample request seeds), never the task."`
 	AgentID    *string `parquet:"agent_id,dict" doc:"Acting agent in a multi-agent env; null in single-agent envs."`
 	AgentRole  *string `parquet:"agent_role,dict" doc:"Role of the acting agent in a multi-agent env; null in single-agent envs."`
 
@@ -154,8 +154,8 @@ type EpisodeRow struct {
 	DataSource    string  `parquet:"data_source,dict" doc:"Dataset or env family the task came from."`
 	EnvID         string  `parquet:"env_id,dict" doc:"Env id."`
 	EnvVersion    string  `parquet:"env_version,dict" doc:"Version of the env's rules and embedded data."`
-	TaskSeed      int64   `parquet:"task_seed" doc:"Seed of the task."`
-	SampleSeed    int64   `parquet:"sample_seed" doc:"Seed of this sample (the env's Reset seed)."`
+	TaskSeed      int64   `parquet:"task_seed" doc:"Seed of the task: the env's Reset seed."`
+	SampleSeed    int64   `parquet:"sample_seed" doc:"Seed of this sample: seeds the policy, never the task."`
 	PolicyModel   string  `parquet:"policy_model,dict" doc:"Model name as served, or random/oracle."`
 	PolicyVersion *string `parquet:"policy_version,dict" doc:"Weights label of the episode's first turn (turn rows carry each turn's); null when not given."`
 
