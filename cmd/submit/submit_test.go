@@ -298,3 +298,104 @@ output: `+out+`
 		seenTurn[k] = true
 	}
 }
+
+// The random policy end to end, with a weighted mixture and the job's
+// max_turns cap below the envs' limits.
+func TestLocalRandomPolicy(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	spec := writeSpec(t, dir, `
+job: rnd
+seed: 21
+envs: [{id: game:TowerofHanoi-v0-hard, weight: 3}, {id: rg:basic_arithmetic}]
+tasks: 8
+samples_per_task: 8
+batch_size: 32
+max_turns: 12
+policy: {kind: random}
+output: `+out+`
+`)
+	var stdout, stderr bytes.Buffer
+	root := newRoot(&stdout, &stderr)
+	root.SetArgs([]string{"--local", "--state-dir", filepath.Join(dir, "state"), spec})
+	if err := root.ExecuteContext(context.Background()); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	_, turns, eps := readShards(t, "file://"+out, "rnd")
+	if len(eps) != 64 {
+		t.Fatalf("%d episodes", len(eps))
+	}
+	envs := map[string]int{}
+	for _, e := range eps {
+		envs[e.EnvID]++
+		if e.NumTurns > 12 {
+			t.Fatalf("%s played %d turns past the job's cap of 12", e.EpisodeID, e.NumTurns)
+		}
+		if e.EnvID == "game:TowerofHanoi-v0-hard" && e.StopReason != "max_turns" && !e.Success {
+			t.Fatalf("%s stopped by %q", e.EpisodeID, e.StopReason)
+		}
+	}
+	if envs["game:TowerofHanoi-v0-hard"] == 0 || envs["rg:basic_arithmetic"] == 0 {
+		t.Fatalf("mixture not drawn: %v", envs)
+	}
+	for _, r := range turns {
+		if r.PolicyModel != "random" || r.TokenSource != "none" || r.ResponseTokenIDs != nil {
+			t.Fatalf("random-policy row %+v", r)
+		}
+	}
+}
+
+// Cancelling a running job stops it cleanly: shards already committed stay
+// whole, no _SUCCESS is written, and the workflow ends cancelled.
+func TestCancelRunningJob(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	path := writeSpec(t, dir, `
+job: cancel-me
+envs: [{id: game:Sudoku-v0-hard}]
+tasks: 400
+batch_size: 16
+policy: {kind: oracle}
+in_flight: {batches: 1}
+output: `+out+`
+`)
+	spec, err := loadSpec(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &globals{local: true, stateDir: filepath.Join(dir, "state"), queue: workflows.DefaultTaskQueue, out: io.Discard, err: io.Discard}
+	ctx := context.Background()
+	sess, err := connect(ctx, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.close()
+	run, _, err := startOrAttach(ctx, sess.client, g.queue, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if n, _ := os.ReadDir(filepath.Join(out, "cancel-me", "_manifest")); len(n) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no shard committed within a minute")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := sess.client.CancelWorkflow(ctx, spec.Job, ""); err != nil {
+		t.Fatal(err)
+	}
+	err = run.Get(ctx, nil)
+	if !workflows.IsCanceled(err) {
+		t.Fatalf("job ended with %v, want cancelled", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "cancel-me", "_SUCCESS")); err == nil {
+		t.Fatal("_SUCCESS written for a cancelled job")
+	}
+	ms, _, eps := readShards(t, "file://"+out, "cancel-me")
+	if len(ms) == 0 || len(ms) >= 25 || len(eps) != 16*len(ms) {
+		t.Fatalf("%d committed shards with %d episodes", len(ms), len(eps))
+	}
+}
