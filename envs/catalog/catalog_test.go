@@ -3,7 +3,6 @@ package catalog
 import (
 	"encoding/json"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,34 +169,7 @@ func FuzzStep(f *testing.F) {
 	})
 }
 
-// BenchmarkStep measures env steps/s under the random policy for every id.
+// BenchmarkStep measures env steps/s under the random policy for every id,
+// episode generation included (see envtest.BenchmarkSteps).
 // `go test -run '^$' -bench Step ./envs/catalog`
-func BenchmarkStep(b *testing.B) {
-	r := registry(b)
-	for _, s := range r.Specs() {
-		b.Run(strings.NewReplacer(":", "_", "/", "_").Replace(s.ID), func(b *testing.B) {
-			e, err := r.Make(s.ID, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			rng := envs.NewRand(1)
-			seed := uint64(0)
-			if _, _, err := e.Reset(seed); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for b.Loop() {
-				res, err := e.Step(e.SampleRandomAction(rng))
-				if err != nil {
-					b.Fatal(fmt.Errorf("%s: %w", s.ID, err))
-				}
-				if res.Done() {
-					seed++
-					e.Reset(seed)
-				}
-			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
-		})
-	}
-}
+func BenchmarkStep(b *testing.B) { envtest.BenchmarkSteps(b, registry(b)) }

@@ -3,6 +3,12 @@
 // bounds, termination within the declared turn limit and oracle play. New
 // envs get it for free by being in the catalog (Gymnasium's check_env, made a
 // test suite).
+//
+// It also holds what the env packages' own tests share: rule tables (Want,
+// Table, Expect), oracle play over many seeds (OracleEpisodes, OracleWins),
+// option-error tables (OptionErrors, OptionsAccepted), registry and instance
+// helpers (Registry, Make, MakeReset, RunAll) and step benchmarks
+// (BenchmarkSteps, BenchmarkStepsOnly, BenchmarkReplay).
 package envtest
 
 import (
@@ -41,17 +47,8 @@ func Run(t *testing.T, r *envs.Registry, id string) {
 	})
 }
 
-func mustMake(t *testing.T, r *envs.Registry, id string) envs.Env {
-	t.Helper()
-	e, err := r.Make(id, nil)
-	if err != nil {
-		t.Fatalf("make %s: %v", id, err)
-	}
-	return e
-}
-
 func checkProtocol(t *testing.T, r *envs.Registry, spec envs.Spec) {
-	e := mustMake(t, r, spec.ID)
+	e := Make(t, r, spec.ID, nil)
 	if _, err := e.Step("x"); !errors.Is(err, envs.ErrNotReset) {
 		t.Fatalf("Step before Reset: err = %v, want ErrNotReset", err)
 	}
@@ -78,11 +75,11 @@ func checkProtocol(t *testing.T, r *envs.Registry, spec envs.Spec) {
 func checkDeterminism(t *testing.T, r *envs.Registry, spec envs.Spec) {
 	distinct := map[string]bool{}
 	for seed := range uint64(Seeds) {
-		a, err := Play(mustMake(t, r, spec.ID), seed, RandomPolicy(seed), spec.MaxTurns+1)
+		a, err := Play(Make(t, r, spec.ID, nil), seed, RandomPolicy(seed), spec.MaxTurns+1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := Play(mustMake(t, r, spec.ID), seed, RandomPolicy(seed), spec.MaxTurns+1)
+		b, err := Play(Make(t, r, spec.ID, nil), seed, RandomPolicy(seed), spec.MaxTurns+1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +95,7 @@ func checkDeterminism(t *testing.T, r *envs.Registry, spec envs.Spec) {
 
 func checkRandom(t *testing.T, r *envs.Registry, spec envs.Spec) {
 	for seed := range uint64(Seeds) {
-		tr, err := Play(mustMake(t, r, spec.ID), seed, RandomPolicy(seed+1000), spec.MaxTurns+1)
+		tr, err := Play(Make(t, r, spec.ID, nil), seed, RandomPolicy(seed+1000), spec.MaxTurns+1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +113,7 @@ func checkRandom(t *testing.T, r *envs.Registry, spec envs.Spec) {
 
 func checkGarbage(t *testing.T, r *envs.Registry, spec envs.Spec) {
 	for i, g := range Garbage {
-		e := mustMake(t, r, spec.ID)
+		e := Make(t, r, spec.ID, nil)
 		if _, _, err := e.Reset(uint64(i)); err != nil {
 			t.Fatal(err)
 		}
@@ -137,12 +134,12 @@ func checkGarbage(t *testing.T, r *envs.Registry, spec envs.Spec) {
 }
 
 func checkOracle(t *testing.T, r *envs.Registry, spec envs.Spec) {
-	if _, ok := envs.AsOracle(mustMake(t, r, spec.ID)); !ok {
+	if _, ok := envs.AsOracle(Make(t, r, spec.ID, nil)); !ok {
 		t.Log("no oracle for this env") // the catalog requires one for every game
 		return
 	}
 	for seed := range uint64(Seeds) {
-		tr, err := Play(mustMake(t, r, spec.ID), seed, OraclePolicy, spec.MaxTurns+1)
+		tr, err := Play(Make(t, r, spec.ID, nil), seed, OraclePolicy, spec.MaxTurns+1)
 		if err != nil {
 			t.Fatal(err)
 		}

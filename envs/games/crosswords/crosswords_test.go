@@ -1,7 +1,6 @@
 package crosswords
 
 import (
-	"errors"
 	"math"
 	"regexp"
 	"slices"
@@ -15,14 +14,7 @@ import (
 
 var ids = []string{"game:Crosswords-v0-easy", "game:Crosswords-v0-hard", "game:Crosswords-v0-random"}
 
-func registry(tb testing.TB) *envs.Registry {
-	tb.Helper()
-	r := envs.NewRegistry()
-	if err := Register(r); err != nil {
-		tb.Fatal(err)
-	}
-	return r
-}
+func registry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, Register) }
 
 func inner(e envs.Env) *Env { return e.(envs.Unwrapper).Unwrap().(*Env) }
 
@@ -39,13 +31,7 @@ var handPuzzle = []placement{{word: "stone", row: 2, col: 0}, {word: "ton", row:
 // game returns a reset -easy env playing handPuzzle with the given limit.
 func game(t *testing.T, maxTurns int) (envs.Env, *Env) {
 	t.Helper()
-	e, err := registry(t).Make("game:Crosswords-v0-easy", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := e.Reset(1); err != nil {
-		t.Fatal(err)
-	}
+	e := envtest.MakeReset(t, registry(t), "game:Crosswords-v0-easy", 1)
 	g := inner(e)
 	if err := g.install(5, handPuzzle); err != nil {
 		t.Fatal(err)
@@ -54,36 +40,8 @@ func game(t *testing.T, maxTurns int) (envs.Env, *Env) {
 	return e, g
 }
 
-type step struct {
-	action      string
-	obs         string
-	reward      float64
-	term, trunc bool
-	format      bool
-	invalid     bool
-	success     bool
-	parsed      string
-}
-
-func play(t *testing.T, e envs.Env, steps []step) {
-	t.Helper()
-	for i, s := range steps {
-		res, err := e.Step(s.action)
-		if err != nil {
-			t.Fatalf("step %d: %v", i, err)
-		}
-		in := res.Info
-		if res.Observation != s.obs || math.Abs(res.Reward-s.reward) > 1e-12 || res.Terminated != s.term || res.Truncated != s.trunc ||
-			in.FormatError != s.format || in.InvalidAction != s.invalid || in.Success != s.success || in.ParsedAction != s.parsed {
-			t.Fatalf("step %d %q:\n got obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v parsed=%q\nwant obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v parsed=%q",
-				i, s.action, res.Observation, res.Reward, res.Terminated, res.Truncated, in.FormatError, in.InvalidAction, in.Success, in.ParsedAction,
-				s.obs, s.reward, s.term, s.trunc, s.format, s.invalid, s.success, s.parsed)
-		}
-		if !strings.HasPrefix(in.Suffix, "Current Board:\n") || !strings.HasSuffix(in.Suffix, "\nEnter your guess.") {
-			t.Fatalf("step %d: suffix %q", i, in.Suffix)
-		}
-	}
-}
+// table plays the rule tables: every step shows the board and asks for a guess.
+var table = envtest.Table{ComparesParsed: true, Each: envtest.SuffixFramed("Current Board:\n", "\nEnter your guess.")}
 
 func clue(t *testing.T, w string) string {
 	t.Helper()
@@ -98,46 +56,46 @@ func TestRules(t *testing.T) {
 	const letter = 1.0 / 7
 	t.Run("letters, illegal moves and a win", func(t *testing.T) {
 		e, _ := game(t, 30)
-		play(t, e, []step{
-			{action: `First \boxed{2 0 s}`, obs: "At turn 1, you placed S at (2, 0) correctly.", reward: letter, parsed: `\boxed{2 0 S}`},
-			{action: `\boxed{2 0 S}`, obs: "At turn 2, you tried to place S at (2, 0), but the cell is already filled.", invalid: true, parsed: `\boxed{2 0 S}`},
-			{action: `\boxed{0 0 A}`, obs: "At turn 3, you tried to place A at (0, 0), which is a black dot and cannot be filled.", invalid: true, parsed: `\boxed{0 0 A}`},
-			{action: `\boxed{5 0 A}`, obs: "At turn 4, you tried to place A at (5, 0), which is out of bounds.", invalid: true, parsed: `\boxed{5 0 A}`},
-			{action: `\boxed{007 1 a}`, obs: "At turn 5, you tried to place A at (7, 1), which is out of bounds.", invalid: true, parsed: `\boxed{7 1 A}`},
-			{action: `\boxed{2 99999999999999999999 a}`, obs: "At turn 6, you tried to place A at (2, 99999999999999999999), which is out of bounds.", invalid: true, parsed: `\boxed{2 99999999999999999999 A}`},
+		table.Expect(t, e, []envtest.Want{
+			{Action: `First \boxed{2 0 s}`, Obs: "At turn 1, you placed S at (2, 0) correctly.", Reward: letter, Parsed: `\boxed{2 0 S}`},
+			{Action: `\boxed{2 0 S}`, Obs: "At turn 2, you tried to place S at (2, 0), but the cell is already filled.", InvalidAction: true, Parsed: `\boxed{2 0 S}`},
+			{Action: `\boxed{0 0 A}`, Obs: "At turn 3, you tried to place A at (0, 0), which is a black dot and cannot be filled.", InvalidAction: true, Parsed: `\boxed{0 0 A}`},
+			{Action: `\boxed{5 0 A}`, Obs: "At turn 4, you tried to place A at (5, 0), which is out of bounds.", InvalidAction: true, Parsed: `\boxed{5 0 A}`},
+			{Action: `\boxed{007 1 a}`, Obs: "At turn 5, you tried to place A at (7, 1), which is out of bounds.", InvalidAction: true, Parsed: `\boxed{7 1 A}`},
+			{Action: `\boxed{2 99999999999999999999 a}`, Obs: "At turn 6, you tried to place A at (2, 99999999999999999999), which is out of bounds.", InvalidAction: true, Parsed: `\boxed{2 99999999999999999999 A}`},
 			// A wrong letter is a legal move: no reward, not invalid.
-			{action: `\boxed{2 1 X}`, obs: "At turn 7, you tried to place X at (2, 1), but it is incorrect.", parsed: `\boxed{2 1 X}`},
+			{Action: `\boxed{2 1 X}`, Obs: "At turn 7, you tried to place X at (2, 1), but it is incorrect.", Parsed: `\boxed{2 1 X}`},
 			// The last box that fits the pattern counts; spacing is free.
-			{action: "\\boxed{2 1 X} no: \\boxed{2\t1\n t} \\boxed{9 9}", obs: "At turn 8, you placed T at (2, 1) correctly.", reward: letter, parsed: `\boxed{2 1 T}`},
-			{action: `\boxed{3 1 o}`, obs: "At turn 9, you placed O at (3, 1) correctly.", reward: letter, parsed: `\boxed{3 1 O}`},
-			{action: `\boxed{4 1 N}`, obs: "At turn 10, you placed N at (4, 1) correctly.", reward: letter, parsed: `\boxed{4 1 N}`},
-			{action: `\boxed{2 2 O}`, obs: "At turn 11, you placed O at (2, 2) correctly.", reward: letter, parsed: `\boxed{2 2 O}`},
-			{action: `\boxed{2 3 N}`, obs: "At turn 12, you placed N at (2, 3) correctly.", reward: letter, parsed: `\boxed{2 3 N}`},
-			{action: `\boxed{2 4 E}`, obs: "Congratulations! You completed the Crosswords puzzle!", reward: letter, term: true, success: true, parsed: `\boxed{2 4 E}`},
+			{Action: "\\boxed{2 1 X} no: \\boxed{2\t1\n t} \\boxed{9 9}", Obs: "At turn 8, you placed T at (2, 1) correctly.", Reward: letter, Parsed: `\boxed{2 1 T}`},
+			{Action: `\boxed{3 1 o}`, Obs: "At turn 9, you placed O at (3, 1) correctly.", Reward: letter, Parsed: `\boxed{3 1 O}`},
+			{Action: `\boxed{4 1 N}`, Obs: "At turn 10, you placed N at (4, 1) correctly.", Reward: letter, Parsed: `\boxed{4 1 N}`},
+			{Action: `\boxed{2 2 O}`, Obs: "At turn 11, you placed O at (2, 2) correctly.", Reward: letter, Parsed: `\boxed{2 2 O}`},
+			{Action: `\boxed{2 3 N}`, Obs: "At turn 12, you placed N at (2, 3) correctly.", Reward: letter, Parsed: `\boxed{2 3 N}`},
+			{Action: `\boxed{2 4 E}`, Obs: "Congratulations! You completed the Crosswords puzzle!", Reward: letter, Terminated: true, Success: true, Parsed: `\boxed{2 4 E}`},
 		})
 	})
 	t.Run("unparseable ends the episode", func(t *testing.T) {
 		for _, a := range []string{`\boxed{[2 1 T]}`, `\boxed{2 1}`, `\boxed{2 1 TO}`, `\boxed{-1 0 A}`, `\boxed{2 1 7}`, "2 1 T", `\boxed{2 1 T`, `\boxed{2,1,T}`} {
 			e, _ := game(t, 30)
-			play(t, e, []step{{action: a, obs: "At turn 1, you did not provide a valid guess in \\boxed{row column letter} format.", reward: -0.1, term: true, format: true}})
+			table.Expect(t, e, []envtest.Want{{Action: a, Obs: "At turn 1, you did not provide a valid guess in \\boxed{row column letter} format.", Reward: -0.1, Terminated: true, FormatError: true}})
 		}
 	})
 	t.Run("max turns", func(t *testing.T) {
 		e, _ := game(t, 3)
-		play(t, e, []step{
-			{action: `\boxed{2 0 S}`, obs: "At turn 1, you placed S at (2, 0) correctly.", reward: letter, parsed: `\boxed{2 0 S}`},
-			{action: `\boxed{2 1 Q}`, obs: "At turn 2, you tried to place Q at (2, 1), but it is incorrect.", parsed: `\boxed{2 1 Q}`},
+		table.Expect(t, e, []envtest.Want{
+			{Action: `\boxed{2 0 S}`, Obs: "At turn 1, you placed S at (2, 0) correctly.", Reward: letter, Parsed: `\boxed{2 0 S}`},
+			{Action: `\boxed{2 1 Q}`, Obs: "At turn 2, you tried to place Q at (2, 1), but it is incorrect.", Parsed: `\boxed{2 1 Q}`},
 			// The last turn keeps its own reward.
-			{action: `\boxed{2 1 T}`, obs: "You have reached the maximum number of turns.", reward: letter, term: true, trunc: true, parsed: `\boxed{2 1 T}`},
+			{Action: `\boxed{2 1 T}`, Obs: "You have reached the maximum number of turns.", Reward: letter, Terminated: true, Truncated: true, Parsed: `\boxed{2 1 T}`},
 		})
 	})
 	t.Run("invalid on the last turn", func(t *testing.T) {
 		e, _ := game(t, 1)
-		play(t, e, []step{{action: `\boxed{0 0 S}`, obs: "You have reached the maximum number of turns.", term: true, trunc: true, invalid: true, parsed: `\boxed{0 0 S}`}})
+		table.Expect(t, e, []envtest.Want{{Action: `\boxed{0 0 S}`, Obs: "You have reached the maximum number of turns.", Terminated: true, Truncated: true, InvalidAction: true, Parsed: `\boxed{0 0 S}`}})
 	})
 	t.Run("format error on the last turn is also truncated", func(t *testing.T) {
 		e, _ := game(t, 1)
-		play(t, e, []step{{action: "S", obs: "At turn 1, you did not provide a valid guess in \\boxed{row column letter} format.", reward: -0.1, term: true, trunc: true, format: true}})
+		table.Expect(t, e, []envtest.Want{{Action: "S", Obs: "At turn 1, you did not provide a valid guess in \\boxed{row column letter} format.", Reward: -0.1, Terminated: true, Truncated: true, FormatError: true}})
 	})
 	t.Run("a win on the last turn is not truncated", func(t *testing.T) {
 		e, g := game(t, 7)
@@ -148,15 +106,12 @@ func TestRules(t *testing.T) {
 			}
 		}
 		g.turn = 6
-		play(t, e, []step{{action: `\boxed{2 4 e}`, obs: "Congratulations! You completed the Crosswords puzzle!", reward: letter, term: true, success: true, parsed: `\boxed{2 4 E}`}})
+		table.Expect(t, e, []envtest.Want{{Action: `\boxed{2 4 e}`, Obs: "Congratulations! You completed the Crosswords puzzle!", Reward: letter, Terminated: true, Success: true, Parsed: `\boxed{2 4 E}`}})
 	})
 }
 
 func TestObservations(t *testing.T) {
-	e, err := registry(t).Make("game:Crosswords-v0-hard", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := envtest.Make(t, registry(t), "game:Crosswords-v0-hard", nil)
 	obs, _, err := e.Reset(4)
 	if err != nil {
 		t.Fatal(err)
@@ -330,10 +285,7 @@ func TestGenerator(t *testing.T) {
 		{"game:Crosswords-v0-random", []bool{false, true}, 20},
 	} {
 		t.Run(tt.id, func(t *testing.T) {
-			e, err := r.Make(tt.id, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			e := envtest.Make(t, r, tt.id, nil)
 			g := inner(e)
 			hardcore, crossed, puzzles := map[bool]int{}, 0, map[string]bool{}
 			for seed := range uint64(400) {
@@ -434,33 +386,21 @@ func TestRandomActions(t *testing.T) {
 	}
 }
 
-func TestConformance(t *testing.T) {
-	r := registry(t)
-	for _, id := range ids {
-		t.Run(id, func(t *testing.T) { envtest.Run(t, r, id) })
-	}
-}
+func TestConformance(t *testing.T) { envtest.RunAll(t, registry(t), ids...) }
 
 func TestOracleWinsEverySeed(t *testing.T) {
 	r := registry(t)
 	for _, id := range ids {
 		spec, _ := r.Lookup(id)
-		e, err := r.Make(id, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		e := envtest.Make(t, r, id, nil)
 		wins, longest := 0, 0
-		for seed := range uint64(200) {
-			tr, err := envtest.Play(e, seed, envtest.OraclePolicy, spec.MaxTurns)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for tr := range envtest.OracleEpisodes(t, e, 200, spec.MaxTurns) {
 			if tr.Success() && len(tr.Steps) == inner(e).letters && math.Abs(tr.Return()-1) < 1e-9 {
 				wins++
 			}
 			for _, s := range tr.Steps {
 				if s.Reward > spec.RewardMax+1e-12 {
-					t.Fatalf("%s seed %d: reward %v above RewardMax %v", id, seed, s.Reward, spec.RewardMax)
+					t.Fatalf("%s seed %d: reward %v above RewardMax %v", id, tr.Seed, s.Reward, spec.RewardMax)
 				}
 			}
 			longest = max(longest, len(tr.Steps))
@@ -505,47 +445,30 @@ func TestSpecs(t *testing.T) {
 
 func TestOptionErrors(t *testing.T) {
 	r := registry(t)
-	tests := []struct {
-		opts   map[string]any
-		option string
-	}{
-		{map[string]any{"num_words": 0}, "num_words"},
-		{map[string]any{"num_words": 6}, "num_words"},
-		{map[string]any{"num_words": "three"}, "num_words"},
-		{map[string]any{"max_turns": 0}, "max_turns"},
-		{map[string]any{"max_turns": 6}, "max_turns"},                    // 3 easy words need 7
-		{map[string]any{"hardcore": true, "max_turns": 18}, "max_turns"}, // 3 hardcore words need 19
-		{map[string]any{"num_words": 4, "max_turns": 23}, "max_turns"},   // 4 words need 4 × 6
-		{map[string]any{"hardcore": "yes"}, "hardcore"},
-		{map[string]any{"num_words": 0, "max_turns": nil}, "num_words"}, // checked in a random game too
-		{map[string]any{"word_length": 5}, "word_length"},
-	}
-	for _, tt := range tests {
-		_, err := r.Make("game:Crosswords-v0-easy", tt.opts)
-		var oe *envs.OptionError
-		if !errors.As(err, &oe) || oe.Option != tt.option {
-			t.Errorf("options %v: err = %v, want an OptionError naming %q", tt.opts, err, tt.option)
-		}
-	}
-	for _, ok := range []map[string]any{
-		{"max_turns": 7},
-		{"hardcore": true, "max_turns": 19},
-		{"num_words": 5, "max_turns": 30},
-		{"num_words": 1, "max_turns": 3},
-		{"hardcore": nil, "max_turns": 1}, // random: GEM's settings replace max_turns
-	} {
-		if _, err := r.Make("game:Crosswords-v0-easy", ok); err != nil {
-			t.Errorf("options %v: %v", ok, err)
-		}
-	}
+	envtest.OptionErrors(t, r, "game:Crosswords-v0-easy", []envtest.OptionCase{
+		{Options: map[string]any{"num_words": 0}, Option: "num_words"},
+		{Options: map[string]any{"num_words": 6}, Option: "num_words"},
+		{Options: map[string]any{"num_words": "three"}, Option: "num_words"},
+		{Options: map[string]any{"max_turns": 0}, Option: "max_turns"},
+		{Options: map[string]any{"max_turns": 6}, Option: "max_turns"},                    // 3 easy words need 7
+		{Options: map[string]any{"hardcore": true, "max_turns": 18}, Option: "max_turns"}, // 3 hardcore words need 19
+		{Options: map[string]any{"num_words": 4, "max_turns": 23}, Option: "max_turns"},   // 4 words need 4 × 6
+		{Options: map[string]any{"hardcore": "yes"}, Option: "hardcore"},
+		{Options: map[string]any{"num_words": 0, "max_turns": nil}, Option: "num_words"}, // checked in a random game too
+		{Options: map[string]any{"word_length": 5}, Option: "word_length"},
+	})
+	envtest.OptionsAccepted(t, r, "game:Crosswords-v0-easy",
+		map[string]any{"max_turns": 7},
+		map[string]any{"hardcore": true, "max_turns": 19},
+		map[string]any{"num_words": 5, "max_turns": 30},
+		map[string]any{"num_words": 1, "max_turns": 3},
+		map[string]any{"hardcore": nil, "max_turns": 1}, // random: GEM's settings replace max_turns
+	)
 	e, err := r.Make("game:Crosswords-v0-easy", map[string]any{"num_words": 2, "max_turns": 9, "hardcore": true})
 	if err == nil {
 		t.Fatal("2 hardcore words in 9 turns accepted")
 	}
-	e, err = r.Make("game:Crosswords-v0-easy", map[string]any{"num_words": 2, "max_turns": 13, "hardcore": true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e = envtest.Make(t, r, "game:Crosswords-v0-easy", map[string]any{"num_words": 2, "max_turns": 13, "hardcore": true})
 	if _, _, err := e.Reset(5); err != nil {
 		t.Fatal(err)
 	}
@@ -554,32 +477,4 @@ func TestOptionErrors(t *testing.T) {
 	}
 }
 
-func BenchmarkStep(b *testing.B) {
-	r := registry(b)
-	for _, id := range ids {
-		b.Run(id, func(b *testing.B) {
-			e, err := r.Make(id, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			rng := envs.NewRand(1)
-			seed := uint64(0)
-			if _, _, err := e.Reset(seed); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				res, err := e.Step(e.SampleRandomAction(rng))
-				if err != nil {
-					b.Fatal(err)
-				}
-				if res.Done() {
-					seed++
-					if _, _, err := e.Reset(seed); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-		})
-	}
-}
+func BenchmarkStep(b *testing.B) { envtest.BenchmarkSteps(b, registry(b), ids...) }

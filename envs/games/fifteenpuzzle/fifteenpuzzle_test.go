@@ -1,8 +1,6 @@
 package fifteenpuzzle
 
 import (
-	"errors"
-	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -11,25 +9,12 @@ import (
 	"github.com/quarry-rl/quarry/envs/envtest"
 )
 
-func registry(t testing.TB) *envs.Registry {
-	t.Helper()
-	r := envs.NewRegistry()
-	if err := Register(r); err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
+func registry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, Register) }
 
 // game returns a reset env of id with its board forced to board.
 func game(t *testing.T, id string, board []int8) (envs.Env, *Env) {
 	t.Helper()
-	e, err := registry(t).Make(id, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := e.Reset(1); err != nil {
-		t.Fatal(err)
-	}
+	e := envtest.MakeReset(t, registry(t), id, 1)
 	inner := e.(envs.Unwrapper).Unwrap().(*Env)
 	if board != nil {
 		inner.board = slices.Clone(board)
@@ -38,32 +23,12 @@ func game(t *testing.T, id string, board []int8) (envs.Env, *Env) {
 	return e, inner
 }
 
-type step struct {
-	action      string
-	obs         string
-	reward      float64
-	term, trunc bool
-	format      bool
-	invalid     bool
-	success     bool
-	board       []int8 // the board after the step, when set
-}
-
-func play(t *testing.T, e envs.Env, inner *Env, steps []step) {
-	t.Helper()
-	for i, s := range steps {
-		res, err := e.Step(s.action)
-		if err != nil {
-			t.Fatalf("step %d: %v", i, err)
-		}
-		if res.Observation != s.obs || math.Abs(res.Reward-s.reward) > 1e-12 || res.Terminated != s.term ||
-			res.Truncated != s.trunc || res.Info.FormatError != s.format || res.Info.InvalidAction != s.invalid || res.Info.Success != s.success {
-			t.Fatalf("step %d %q:\n got obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v\nwant obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v",
-				i, s.action, res.Observation, res.Reward, res.Terminated, res.Truncated, res.Info.FormatError, res.Info.InvalidAction, res.Info.Success,
-				s.obs, s.reward, s.term, s.trunc, s.format, s.invalid, s.success)
-		}
-		if s.board != nil && !slices.Equal(inner.board, s.board) {
-			t.Fatalf("step %d %q: board %v, want %v", i, s.action, inner.board, s.board)
+// boardIs checks the board after a step.
+func boardIs(inner *Env, board ...int8) envtest.Check {
+	return func(t testing.TB, i int, w envtest.Want, _ envs.StepResult) {
+		t.Helper()
+		if !slices.Equal(inner.board, board) {
+			t.Fatalf("step %d %q: board %v, want %v", i, w.Action, inner.board, board)
 		}
 	}
 }
@@ -75,40 +40,40 @@ func TestRules(t *testing.T) {
 		// 1 2      The space is bottom-left; 3 sits right of it.
 		// __ 3
 		e, inner := game(t, easy, []int8{1, 2, 0, 3})
-		play(t, e, inner, []step{
-			{action: `\boxed{left} or \boxed{down}`, obs: "At turn 1, you made a valid move: down.\n", board: []int8{0, 2, 1, 3}},
-			{action: `\boxed{right}`, obs: "At turn 2, you chose a move right that is outside the bounds of the board.", invalid: true, board: []int8{0, 2, 1, 3}},
-			{action: `\boxed{down}`, obs: "At turn 3, you chose a move down that is outside the bounds of the board.", invalid: true},
-			{action: `\boxed{up}`, obs: "At turn 4, you made a valid move: up.\n", board: []int8{1, 2, 0, 3}},
-			{action: `\boxed{left}`, obs: "Congratulations! You have solved the puzzle!", reward: 1, term: true, success: true, board: []int8{1, 2, 3, 0}},
+		envtest.Expect(t, e, []envtest.Want{
+			{Action: `\boxed{left} or \boxed{down}`, Obs: "At turn 1, you made a valid move: down.\n", Check: boardIs(inner, 0, 2, 1, 3)},
+			{Action: `\boxed{right}`, Obs: "At turn 2, you chose a move right that is outside the bounds of the board.", InvalidAction: true, Check: boardIs(inner, 0, 2, 1, 3)},
+			{Action: `\boxed{down}`, Obs: "At turn 3, you chose a move down that is outside the bounds of the board.", InvalidAction: true},
+			{Action: `\boxed{up}`, Obs: "At turn 4, you made a valid move: up.\n", Check: boardIs(inner, 1, 2, 0, 3)},
+			{Action: `\boxed{left}`, Obs: "Congratulations! You have solved the puzzle!", Reward: 1, Terminated: true, Success: true, Check: boardIs(inner, 1, 2, 3, 0)},
 		})
 	})
 	t.Run("the pattern is case-sensitive, as GEM's", func(t *testing.T) {
-		e, inner := game(t, easy, []int8{1, 2, 0, 3})
-		play(t, e, inner, []step{{action: `\boxed{Left}`, obs: "At turn 1, you did not provide a valid guess", reward: -0.1, term: true, format: true}})
+		e, _ := game(t, easy, []int8{1, 2, 0, 3})
+		envtest.Expect(t, e, []envtest.Want{{Action: `\boxed{Left}`, Obs: "At turn 1, you did not provide a valid guess", Reward: -0.1, Terminated: true, FormatError: true}})
 	})
 	t.Run("max turns adds the fraction of cells in place", func(t *testing.T) {
 		e, inner := game(t, easy, []int8{1, 2, 0, 3})
 		inner.turn = 9
 		// Off-board on the last turn: 0 + 2 of 4 cells in place (1 and 2).
-		play(t, e, inner, []step{{action: `\boxed{up}`, obs: "You have reached the maximum number of turns.", reward: 0.5, term: true, trunc: true, invalid: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: `\boxed{up}`, Obs: "You have reached the maximum number of turns.", Reward: 0.5, Terminated: true, Truncated: true, InvalidAction: true}})
 	})
 	t.Run("a legal move on the last turn is scored on the new board", func(t *testing.T) {
 		e, inner := game(t, hard, []int8{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 15})
 		inner.turn = 49
 		// down: 11 drops into the space; 1..10 and 12..14 stay in place: 13 of 16.
-		play(t, e, inner, []step{{action: `\boxed{down}`, obs: "You have reached the maximum number of turns.", reward: 13.0 / 16, term: true, trunc: true,
-			board: []int8{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 12, 13, 14, 11, 15}}})
+		envtest.Expect(t, e, []envtest.Want{{Action: `\boxed{down}`, Obs: "You have reached the maximum number of turns.", Reward: 13.0 / 16, Terminated: true, Truncated: true,
+			Check: boardIs(inner, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 12, 13, 14, 11, 15)}})
 	})
 	t.Run("winning on the last turn is not truncated", func(t *testing.T) {
 		e, inner := game(t, easy, []int8{1, 2, 0, 3})
 		inner.turn = 9
-		play(t, e, inner, []step{{action: `\boxed{left}`, obs: "Congratulations! You have solved the puzzle!", reward: 1, term: true, success: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: `\boxed{left}`, Obs: "Congratulations! You have solved the puzzle!", Reward: 1, Terminated: true, Success: true}})
 	})
 	t.Run("format error on the last turn is also truncated", func(t *testing.T) {
 		e, inner := game(t, easy, []int8{1, 2, 0, 3})
 		inner.turn = 9
-		play(t, e, inner, []step{{action: "left", obs: "At turn 10, you did not provide a valid guess", reward: -0.1, term: true, trunc: true, format: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: "left", Obs: "At turn 10, you did not provide a valid guess", Reward: -0.1, Terminated: true, Truncated: true, FormatError: true}})
 	})
 }
 
@@ -173,10 +138,7 @@ func TestScramble(t *testing.T) {
 	r := registry(t)
 	for _, algo := range []string{MonteCarlo, PureRandom} {
 		for _, n := range []int{2, 3, 4, 5} {
-			e, err := r.Make(easy, map[string]any{"num_rows": n, "init_algo": algo, "max_turns": 30})
-			if err != nil {
-				t.Fatal(err)
-			}
+			e := envtest.Make(t, r, easy, map[string]any{"num_rows": n, "init_algo": algo, "max_turns": 30})
 			inner := e.(envs.Unwrapper).Unwrap().(*Env)
 			distinct := map[string]bool{}
 			for seed := range uint64(100) {
@@ -206,10 +168,7 @@ func TestScramble(t *testing.T) {
 	}
 	// A scramble that lands on the goal keeps walking: 12 moves circle a 2x2
 	// board back to it.
-	e12, err := registry(t).Make(easy, map[string]any{"mc_rand_moves": 12})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e12 := envtest.Make(t, registry(t), easy, map[string]any{"mc_rand_moves": 12})
 	for seed := range uint64(20) {
 		e12.Reset(seed)
 		if e12.(envs.Unwrapper).Unwrap().(*Env).solved() {
@@ -310,35 +269,20 @@ func TestVariants(t *testing.T) {
 
 func TestOptions(t *testing.T) {
 	r := registry(t)
-	for _, tt := range []struct {
-		opts   map[string]any
-		option string
-	}{
-		{map[string]any{"num_rows": 1}, "num_rows"},
-		{map[string]any{"num_rows": 10}, "num_rows"},
-		{map[string]any{"num_rows": "4"}, "num_rows"},
-		{map[string]any{"max_turns": 0}, "max_turns"},
-		{map[string]any{"init_algo": "bogo"}, "init_algo"},
-		{map[string]any{"mc_rand_moves": 0}, "mc_rand_moves"},
-		{map[string]any{"board": 4}, "board"},
-	} {
-		_, err := r.Make(hard, tt.opts)
-		var oe *envs.OptionError
-		if !errors.As(err, &oe) || oe.Option != tt.option || oe.Env != hard {
-			t.Errorf("options %v: err %v, want an OptionError naming %q", tt.opts, err, tt.option)
-		}
-	}
-	e, err := r.Make(random, map[string]any{"num_rows": 3}) // max_turns still nil: random
-	if err != nil {
-		t.Fatal(err)
-	}
+	envtest.OptionErrors(t, r, hard, []envtest.OptionCase{
+		{Options: map[string]any{"num_rows": 1}, Option: "num_rows"},
+		{Options: map[string]any{"num_rows": 10}, Option: "num_rows"},
+		{Options: map[string]any{"num_rows": "4"}, Option: "num_rows"},
+		{Options: map[string]any{"max_turns": 0}, Option: "max_turns"},
+		{Options: map[string]any{"init_algo": "bogo"}, Option: "init_algo"},
+		{Options: map[string]any{"mc_rand_moves": 0}, Option: "mc_rand_moves"},
+		{Options: map[string]any{"board": 4}, Option: "board"},
+	})
+	e := envtest.Make(t, r, random, map[string]any{"num_rows": 3}) // max_turns still nil: random
 	if _, _, err := e.Reset(0); err != nil {
 		t.Fatal(err)
 	}
-	e, err = r.Make(easy, map[string]any{"num_rows": 3, "max_turns": 31, "init_algo": "pure_random"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e = envtest.Make(t, r, easy, map[string]any{"num_rows": 3, "max_turns": 31, "init_algo": "pure_random"})
 	e.Reset(0)
 	if in := e.(envs.Unwrapper).Unwrap().(*Env); in.n != 3 || in.maxTurns != 31 {
 		t.Fatalf("options not applied: %dx%d, %d turns", in.n, in.n, in.maxTurns)
@@ -361,30 +305,15 @@ func TestRandomActionsParse(t *testing.T) {
 	}
 }
 
-func TestConformance(t *testing.T) {
-	r := registry(t)
-	for _, id := range r.IDs() {
-		t.Run(id, func(t *testing.T) { envtest.Run(t, r, id) })
-	}
-}
+func TestConformance(t *testing.T) { envtest.RunAll(t, registry(t)) }
 
 // oracleRate plays seeds of id with the oracle and returns the wins.
 func oracleRate(t *testing.T, id string, seeds int) int {
 	t.Helper()
-	r := registry(t)
-	e, _ := r.Make(id, nil)
-	spec, _ := r.Lookup(id)
-	wins := 0
-	for seed := range uint64(seeds) {
-		tr, err := envtest.Play(e, seed, envtest.OraclePolicy, spec.MaxTurns)
-		if err != nil {
-			t.Fatal(err)
-		}
+	wins, trs := envtest.OracleWins(t, registry(t), id, seeds)
+	for _, tr := range trs {
 		if !tr.Done {
-			t.Fatalf("seed %d: oracle episode unfinished", seed)
-		}
-		if tr.Success() {
-			wins++
+			t.Fatalf("seed %d: oracle episode unfinished", tr.Seed)
 		}
 	}
 	return wins
@@ -432,27 +361,4 @@ func TestOracleReplans(t *testing.T) {
 	t.Fatal("oracle did not finish")
 }
 
-func BenchmarkStep(b *testing.B) {
-	r := registry(b)
-	for _, id := range r.IDs() {
-		b.Run(id, func(b *testing.B) {
-			e, _ := r.Make(id, nil)
-			rng := envs.NewRand(1)
-			seed := uint64(0)
-			e.Reset(seed)
-			b.ReportAllocs()
-			for b.Loop() {
-				res, err := e.Step(e.SampleRandomAction(rng))
-				if err != nil {
-					b.Fatal(err)
-				}
-				if res.Done() {
-					b.StopTimer()
-					seed++
-					e.Reset(seed)
-					b.StartTimer()
-				}
-			}
-		})
-	}
-}
+func BenchmarkStep(b *testing.B) { envtest.BenchmarkStepsOnly(b, registry(b)) }

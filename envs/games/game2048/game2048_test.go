@@ -1,7 +1,6 @@
 package game2048
 
 import (
-	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -10,14 +9,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/envtest"
 )
 
-func registry(t testing.TB) *envs.Registry {
-	t.Helper()
-	r := envs.NewRegistry()
-	if err := Register(r); err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
+func registry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, Register) }
 
 const (
 	easy    = "game:Game2048-v0-easy"
@@ -51,13 +43,7 @@ func (b *board) values() []int {
 // taken from it as Reset would.
 func game(t *testing.T, id string, b *board) (envs.Env, *Env) {
 	t.Helper()
-	e, err := registry(t).Make(id, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := e.Reset(1); err != nil {
-		t.Fatal(err)
-	}
+	e := envtest.MakeReset(t, registry(t), id, 1)
 	inner := e.(envs.Unwrapper).Unwrap().(*Env)
 	if b != nil {
 		inner.b = *b
@@ -103,32 +89,6 @@ func TestSlide(t *testing.T) {
 	}
 }
 
-type step struct {
-	action      string
-	obs         string
-	reward      float64
-	term, trunc bool
-	format      bool
-	invalid     bool
-	success     bool
-}
-
-func play(t *testing.T, e envs.Env, steps []step) {
-	t.Helper()
-	for i, s := range steps {
-		res, err := e.Step(s.action)
-		if err != nil {
-			t.Fatalf("step %d: %v", i, err)
-		}
-		if res.Observation != s.obs || math.Abs(res.Reward-s.reward) > 1e-12 || res.Terminated != s.term ||
-			res.Truncated != s.trunc || res.Info.FormatError != s.format || res.Info.InvalidAction != s.invalid || res.Info.Success != s.success {
-			t.Fatalf("step %d %q:\n got obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v\nwant obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v",
-				i, s.action, res.Observation, res.Reward, res.Terminated, res.Truncated, res.Info.FormatError, res.Info.InvalidAction, res.Info.Success,
-				s.obs, s.reward, s.term, s.trunc, s.format, s.invalid, s.success)
-		}
-	}
-}
-
 func TestRules(t *testing.T) {
 	t.Run("wasted moves and progress", func(t *testing.T) {
 		// Opening maximum 8, target 64: the climb is log2(64/8) = 3.
@@ -138,9 +98,9 @@ func TestRules(t *testing.T) {
 			0, 0, 0, 0,
 			0, 0, 0, 0)
 		e, _ := game(t, easy, &b)
-		play(t, e, []step{
-			{action: `\boxed{up}`, obs: "At turn 1, you chose move 'up' which doesn't change the board state. Try a different direction.", invalid: true},
-			{action: `\boxed{left}`, obs: "At turn 2, you moved left", reward: 1.0 / 3}, // 8 → 16
+		envtest.Expect(t, e, []envtest.Want{
+			{Action: `\boxed{up}`, Obs: "At turn 1, you chose move 'up' which doesn't change the board state. Try a different direction.", InvalidAction: true},
+			{Action: `\boxed{left}`, Obs: "At turn 2, you moved left", Reward: 1.0 / 3}, // 8 → 16
 		})
 	})
 	t.Run("reaching the target wins", func(t *testing.T) {
@@ -150,7 +110,7 @@ func TestRules(t *testing.T) {
 			0, 0, 0, 0,
 			0, 0, 0, 2)
 		e, _ := game(t, easy, &b)
-		play(t, e, []step{{action: `\boxed{LEFT}`, obs: "Congratulations! You reached the 64 tile in 1 turns!", reward: 1, term: true, success: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: `\boxed{LEFT}`, Obs: "Congratulations! You reached the 64 tile in 1 turns!", Reward: 1, Terminated: true, Success: true}})
 	})
 	t.Run("the target caps progress", func(t *testing.T) {
 		b := grid(4,
@@ -160,7 +120,7 @@ func TestRules(t *testing.T) {
 			0, 0, 0, 2)
 		e, inner := game(t, random, &b)
 		inner.target, inner.opening, inner.best = 32, 2, 16 // best 16 of target 32 from 2: one step of four left
-		play(t, e, []step{{action: `\boxed{left}`, obs: "Congratulations! You reached the 32 tile in 1 turns!", reward: 0.25, term: true, success: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: `\boxed{left}`, Obs: "Congratulations! You reached the 32 tile in 1 turns!", Reward: 0.25, Terminated: true, Success: true}})
 	})
 	t.Run("no move left ends the game", func(t *testing.T) {
 		// left empties only the last cell of row 0; a 2 spawned there leaves
@@ -181,7 +141,7 @@ func TestRules(t *testing.T) {
 			}
 			inner.b = b
 			inner.rng = envs.NewRand(seed)
-			play(t, e, []step{{action: `\boxed{left}`, obs: "Game over! No more moves possible.", term: true}})
+			envtest.Expect(t, e, []envtest.Want{{Action: `\boxed{left}`, Obs: "Game over! No more moves possible.", Terminated: true}})
 			if got := inner.b.values(); got[3] != 2 || !inner.b.stuck() {
 				t.Fatalf("board after game over %v", got)
 			}
@@ -190,7 +150,7 @@ func TestRules(t *testing.T) {
 	})
 	t.Run("unparseable ends the episode", func(t *testing.T) {
 		e, _ := game(t, easy, nil)
-		play(t, e, []step{{action: `\boxed{north}`, obs: "At turn 1, you did not provide a valid move. Please use \\boxed{direction} format.", reward: -0.1, term: true, format: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: `\boxed{north}`, Obs: "At turn 1, you did not provide a valid move. Please use \\boxed{direction} format.", Reward: -0.1, Terminated: true, FormatError: true}})
 	})
 	t.Run("max turns keeps the step's progress", func(t *testing.T) {
 		b := grid(4,
@@ -200,7 +160,7 @@ func TestRules(t *testing.T) {
 			0, 0, 0, 0)
 		e, inner := game(t, easy, &b)
 		inner.turn = 49
-		play(t, e, []step{{action: `\boxed{left}`, obs: "You have reached the maximum number of turns (50).", reward: 1.0 / 5, term: true, trunc: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: `\boxed{left}`, Obs: "You have reached the maximum number of turns (50).", Reward: 1.0 / 5, Terminated: true, Truncated: true}})
 	})
 	t.Run("max turns after a wasted move", func(t *testing.T) {
 		b := grid(4,
@@ -210,12 +170,12 @@ func TestRules(t *testing.T) {
 			0, 0, 0, 0)
 		e, inner := game(t, easy, &b)
 		inner.turn = 49
-		play(t, e, []step{{action: `\boxed{left}`, obs: "You have reached the maximum number of turns (50).", term: true, trunc: true, invalid: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: `\boxed{left}`, Obs: "You have reached the maximum number of turns (50).", Terminated: true, Truncated: true, InvalidAction: true}})
 	})
 	t.Run("format error on the last turn is also truncated", func(t *testing.T) {
 		e, inner := game(t, easy, nil)
 		inner.turn = 49
-		play(t, e, []step{{action: "left", obs: "At turn 50, you did not provide a valid move. Please use \\boxed{direction} format.", reward: -0.1, term: true, trunc: true, format: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: "left", Obs: "At turn 50, you did not provide a valid move. Please use \\boxed{direction} format.", Reward: -0.1, Terminated: true, Truncated: true, FormatError: true}})
 	})
 }
 
@@ -331,15 +291,11 @@ func TestProgressSumsToOne(t *testing.T) {
 	r := registry(t)
 	e, _ := r.Make(easy, nil)
 	wins := 0
-	for seed := range uint64(20) {
-		tr, err := envtest.Play(e, seed, envtest.OraclePolicy, 50)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for tr := range envtest.OracleEpisodes(t, e, 20, 50) {
 		if tr.Success() {
 			wins++
 			if math.Abs(tr.Return()-1) > 1e-9 {
-				t.Fatalf("seed %d: won with return %v", seed, tr.Return())
+				t.Fatalf("seed %d: won with return %v", tr.Seed, tr.Return())
 			}
 		}
 	}
@@ -375,56 +331,30 @@ func TestVariants(t *testing.T) {
 
 func TestOptions(t *testing.T) {
 	r := registry(t)
-	for _, tt := range []struct {
-		opts   map[string]any
-		option string
-	}{
-		{map[string]any{"target_tile": 4}, "target_tile"},
-		{map[string]any{"target_tile": "64"}, "target_tile"},
-		{map[string]any{"max_turns": 0}, "max_turns"},
-		{map[string]any{"board_size": 1}, "board_size"},
-		{map[string]any{"board_size": 9}, "board_size"},
-		{map[string]any{"size": 4}, "size"},
-	} {
-		_, err := r.Make(easy, tt.opts)
-		var oe *envs.OptionError
-		if !errors.As(err, &oe) || oe.Option != tt.option || oe.Env != easy {
-			t.Errorf("options %v: err %v, want an OptionError naming %q", tt.opts, err, tt.option)
-		}
-	}
-	e, err := r.Make(easy, map[string]any{"board_size": 3, "target_tile": 100, "max_turns": 7})
-	if err != nil {
-		t.Fatal(err)
-	}
+	envtest.OptionErrors(t, r, easy, []envtest.OptionCase{
+		{Options: map[string]any{"target_tile": 4}, Option: "target_tile"},
+		{Options: map[string]any{"target_tile": "64"}, Option: "target_tile"},
+		{Options: map[string]any{"max_turns": 0}, Option: "max_turns"},
+		{Options: map[string]any{"board_size": 1}, Option: "board_size"},
+		{Options: map[string]any{"board_size": 9}, Option: "board_size"},
+		{Options: map[string]any{"size": 4}, Option: "size"},
+	})
+	e := envtest.Make(t, r, easy, map[string]any{"board_size": 3, "target_tile": 100, "max_turns": 7})
 	e.Reset(0)
 	if in := e.(envs.Unwrapper).Unwrap().(*Env); in.b.n != 3 || in.target != 100 || in.maxTurns != 7 {
 		t.Fatalf("options not applied: %dx%d, target %d, %d turns", in.b.n, in.b.n, in.target, in.maxTurns)
 	}
 }
 
-func TestConformance(t *testing.T) {
-	r := registry(t)
-	for _, id := range r.IDs() {
-		t.Run(id, func(t *testing.T) { envtest.Run(t, r, id) })
-	}
-}
+func TestConformance(t *testing.T) { envtest.RunAll(t, registry(t)) }
 
 // oracle plays seeds of id and returns the wins and the mean return.
 func oracle(t *testing.T, id string, seeds int) (wins int, mean float64) {
 	t.Helper()
-	r := registry(t)
-	e, _ := r.Make(id, nil)
-	spec, _ := r.Lookup(id)
-	for seed := range uint64(seeds) {
-		tr, err := envtest.Play(e, seed, envtest.OraclePolicy, spec.MaxTurns)
-		if err != nil {
-			t.Fatal(err)
-		}
+	wins, trs := envtest.OracleWins(t, registry(t), id, seeds)
+	for _, tr := range trs {
 		if !tr.Done {
-			t.Fatalf("%s seed %d: unfinished", id, seed)
-		}
-		if tr.Success() {
-			wins++
+			t.Fatalf("%s seed %d: unfinished", id, tr.Seed)
 		}
 		mean += tr.Return() / float64(seeds)
 	}
@@ -448,27 +378,4 @@ func TestOracle(t *testing.T) {
 	}
 }
 
-func BenchmarkStep(b *testing.B) {
-	r := registry(b)
-	for _, id := range r.IDs() {
-		b.Run(id, func(b *testing.B) {
-			e, _ := r.Make(id, nil)
-			rng := envs.NewRand(1)
-			seed := uint64(0)
-			e.Reset(seed)
-			b.ReportAllocs()
-			for b.Loop() {
-				res, err := e.Step(e.SampleRandomAction(rng))
-				if err != nil {
-					b.Fatal(err)
-				}
-				if res.Done() {
-					b.StopTimer()
-					seed++
-					e.Reset(seed)
-					b.StartTimer()
-				}
-			}
-		})
-	}
-}
+func BenchmarkStep(b *testing.B) { envtest.BenchmarkStepsOnly(b, registry(b)) }

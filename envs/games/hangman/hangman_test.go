@@ -1,7 +1,6 @@
 package hangman
 
 import (
-	"errors"
 	"math"
 	"regexp"
 	"slices"
@@ -16,14 +15,7 @@ import (
 
 var ids = []string{"game:Hangman-v0-easy", "game:Hangman-v0-hard", "game:Hangman-v0-random"}
 
-func registry(tb testing.TB) *envs.Registry {
-	tb.Helper()
-	r := envs.NewRegistry()
-	if err := Register(r); err != nil {
-		tb.Fatal(err)
-	}
-	return r
-}
+func registry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, Register) }
 
 func opts(length, turns int) Options { return Options{games.Int(length), false, games.Int(turns)} }
 
@@ -39,103 +31,75 @@ func game(t *testing.T, o Options, secret string) *Env {
 	return e
 }
 
-type step struct {
-	action     string
-	obs        string
-	reward     float64
-	terminated bool
-	truncated  bool
-	invalid    bool
-	format     bool
-	success    bool
-	grid       string // the row of cells in the suffix
-}
-
-func play(t *testing.T, e *Env, steps []step) {
-	t.Helper()
-	for i, s := range steps {
-		res, err := e.Step(s.action)
-		if err != nil {
-			t.Fatalf("step %d %q: %v", i, s.action, err)
-		}
-		if res.Observation != s.obs {
-			t.Errorf("step %d %q: obs\n%q\nwant\n%q", i, s.action, res.Observation, s.obs)
-		}
-		if math.Abs(res.Reward-s.reward) > 1e-12 {
-			t.Errorf("step %d %q: reward %v, want %v", i, s.action, res.Reward, s.reward)
-		}
-		if res.Terminated != s.terminated || res.Truncated != s.truncated {
-			t.Errorf("step %d %q: terminated/truncated %v/%v, want %v/%v", i, s.action, res.Terminated, res.Truncated, s.terminated, s.truncated)
-		}
-		in := res.Info
-		if in.InvalidAction != s.invalid || in.FormatError != s.format || in.Success != s.success {
-			t.Errorf("step %d %q: invalid/format/success %v/%v/%v, want %v/%v/%v", i, s.action,
-				in.InvalidAction, in.FormatError, in.Success, s.invalid, s.format, s.success)
-		}
-		var header []string
-		for c := range len(e.secret) {
-			header = append(header, "C0"+string(rune('0'+c)))
-		}
-		suffix := "Here is the current state of the Hangman grid:\n" + strings.Join(header, " ") + "\n" + s.grid + "\n\nEnter your guess."
-		if in.Suffix != suffix {
-			t.Errorf("step %d %q: suffix\n%q\nwant\n%q", i, s.action, in.Suffix, suffix)
-		}
-		if !s.format {
-			if want := `\boxed{` + strings.ToUpper(envs.LastMatch(actionPattern, s.action)[1]) + `}`; in.ParsedAction != want {
-				t.Errorf("step %d: parsed %q, want %q", i, in.ParsedAction, want)
-			}
-		}
+// table plays the rule tables; a row's Suffix is grid(its row of cells).
+// Every parseable action is echoed in upper case.
+var table = envtest.Table{Each: func(t testing.TB, i int, w envtest.Want, res envs.StepResult) {
+	if w.FormatError {
+		return
 	}
+	if want := `\boxed{` + strings.ToUpper(envs.LastMatch(actionPattern, w.Action)[1]) + `}`; res.Info.ParsedAction != want {
+		t.Fatalf("step %d: parsed %q, want %q", i, res.Info.ParsedAction, want)
+	}
+}}
+
+// grid is the suffix showing row, a row of cells four characters wide,
+// under its column headers.
+func grid(row string) string {
+	var header []string
+	for c := range len(row) / 4 {
+		header = append(header, "C0"+string(rune('0'+c)))
+	}
+	return "Here is the current state of the Hangman grid:\n" + strings.Join(header, " ") + "\n" + row + "\n\nEnter your guess."
 }
 
 func TestRules(t *testing.T) {
 	t.Run("win", func(t *testing.T) {
-		play(t, game(t, opts(5, 20), "hello"), []step{
-			{action: `\boxed{l}`, obs: "At turn 1, you successfully guessed a letter 'L' that is in the secret word.", reward: 0.2, grid: "  _   _   L   L   _ "},
-			{action: `\boxed{L}`, obs: "At turn 2, you guessed 'L', which has been already guessed before.", invalid: true, grid: "  _   _   L   L   _ "},
-			{action: `\boxed{z}`, obs: "At turn 3, you guessed a letter 'Z' that is not in the secret word.", grid: "  _   _   L   L   _ "},
-			{action: `\boxed{z}`, obs: "At turn 4, you guessed 'Z', which has been already guessed before.", invalid: true, grid: "  _   _   L   L   _ "},
-			{action: `\boxed{HI}`, obs: "At turn 5, You guessed 'HI' which is of length 2, but the secret word is of length 5.", invalid: true, grid: "  _   _   L   L   _ "},
-			{action: `\boxed{HELLS}`, obs: "At turn 6, You guessed 'HELLS' which is incorrect.", grid: "  _   _   L   L   _ "},
-			{action: `\boxed{e}`, obs: "At turn 7, you successfully guessed a letter 'E' that is in the secret word.", reward: 0.1, grid: "  _   E   L   L   _ "},
+		table.Expect(t, game(t, opts(5, 20), "hello"), []envtest.Want{
+			{Action: `\boxed{l}`, Obs: "At turn 1, you successfully guessed a letter 'L' that is in the secret word.", Reward: 0.2, Suffix: grid("  _   _   L   L   _ ")},
+			{Action: `\boxed{L}`, Obs: "At turn 2, you guessed 'L', which has been already guessed before.", InvalidAction: true, Suffix: grid("  _   _   L   L   _ ")},
+			{Action: `\boxed{z}`, Obs: "At turn 3, you guessed a letter 'Z' that is not in the secret word.", Suffix: grid("  _   _   L   L   _ ")},
+			{Action: `\boxed{z}`, Obs: "At turn 4, you guessed 'Z', which has been already guessed before.", InvalidAction: true, Suffix: grid("  _   _   L   L   _ ")},
+			{Action: `\boxed{HI}`, Obs: "At turn 5, You guessed 'HI' which is of length 2, but the secret word is of length 5.", InvalidAction: true, Suffix: grid("  _   _   L   L   _ ")},
+			{Action: `\boxed{HELLS}`, Obs: "At turn 6, You guessed 'HELLS' which is incorrect.", Suffix: grid("  _   _   L   L   _ ")},
+			{Action: `\boxed{e}`, Obs: "At turn 7, you successfully guessed a letter 'E' that is in the secret word.", Reward: 0.1, Suffix: grid("  _   E   L   L   _ ")},
 			// The word pays the half of the letters still hidden (H, O: 2/5) plus 0.5.
-			{action: `so \boxed{X} no, \boxed{Hello}`, obs: "Congratulations! You guessed the word 'HELLO' correctly!", reward: 0.5*2/5 + 0.5, terminated: true, success: true, grid: "  _   E   L   L   _ "},
+			{Action: `so \boxed{X} no, \boxed{Hello}`, Obs: "Congratulations! You guessed the word 'HELLO' correctly!", Reward: 0.5*2/5 + 0.5, Terminated: true, Success: true, Suffix: grid("  _   E   L   L   _ ")},
 		})
 	})
 	t.Run("whole_word_at_once", func(t *testing.T) {
-		play(t, game(t, opts(3, 10), "cat"), []step{
-			{action: `\boxed{CAT}`, obs: "Congratulations! You guessed the word 'CAT' correctly!", reward: 1, terminated: true, success: true, grid: "  _   _   _ "},
+		table.Expect(t, game(t, opts(3, 10), "cat"), []envtest.Want{
+			{Action: `\boxed{CAT}`, Obs: "Congratulations! You guessed the word 'CAT' correctly!", Reward: 1, Terminated: true, Success: true, Suffix: grid("  _   _   _ ")},
 		})
 	})
 	t.Run("all_letters_revealed_is_not_a_win", func(t *testing.T) {
-		play(t, game(t, opts(3, 10), "cat"), []step{
-			{action: `\boxed{c}`, obs: "At turn 1, you successfully guessed a letter 'C' that is in the secret word.", reward: 0.5 / 3, grid: "  C   _   _ "},
-			{action: `\boxed{a}`, obs: "At turn 2, you successfully guessed a letter 'A' that is in the secret word.", reward: 0.5 / 3, grid: "  C   A   _ "},
-			{action: `\boxed{t}`, obs: "At turn 3, you successfully guessed a letter 'T' that is in the secret word.", reward: 0.5 / 3, grid: "  C   A   T "},
-			{action: `\boxed{cat}`, obs: "Congratulations! You guessed the word 'CAT' correctly!", reward: 0.5, terminated: true, success: true, grid: "  C   A   T "},
+		table.Expect(t, game(t, opts(3, 10), "cat"), []envtest.Want{
+			{Action: `\boxed{c}`, Obs: "At turn 1, you successfully guessed a letter 'C' that is in the secret word.", Reward: 0.5 / 3, Suffix: grid("  C   _   _ ")},
+			{Action: `\boxed{a}`, Obs: "At turn 2, you successfully guessed a letter 'A' that is in the secret word.", Reward: 0.5 / 3, Suffix: grid("  C   A   _ ")},
+			{Action: `\boxed{t}`, Obs: "At turn 3, you successfully guessed a letter 'T' that is in the secret word.", Reward: 0.5 / 3, Suffix: grid("  C   A   T ")},
+			{Action: `\boxed{cat}`, Obs: "Congratulations! You guessed the word 'CAT' correctly!", Reward: 0.5, Terminated: true, Success: true, Suffix: grid("  C   A   T ")},
 		})
 	})
 	t.Run("unparseable", func(t *testing.T) {
 		for _, a := range []string{`\boxed{C4T}`, "cat", `\boxed{}`, `\boxed{C A T}`, `\boxed{cat`} {
-			play(t, game(t, opts(3, 10), "cat"), []step{
-				{action: a, obs: "You did not provide a valid guess.", reward: -0.1, terminated: true, format: true, grid: "  _   _   _ "},
+			table.Expect(t, game(t, opts(3, 10), "cat"), []envtest.Want{
+				{Action: a, Obs: "You did not provide a valid guess.", Reward: -0.1, Terminated: true, FormatError: true, Suffix: grid("  _   _   _ ")},
 			})
 		}
 	})
 	t.Run("max_turns", func(t *testing.T) {
-		play(t, game(t, opts(5, 2), "hello"), []step{
-			{action: `\boxed{z}`, obs: "At turn 1, you guessed a letter 'Z' that is not in the secret word.", grid: "  _   _   _   _   _ "},
-			{action: `\boxed{l}`, obs: "You have reached the maximum number of turns.", reward: 0.2, terminated: true, truncated: true, grid: "  _   _   L   L   _ "},
+		table.Expect(t, game(t, opts(5, 2), "hello"), []envtest.Want{
+			{Action: `\boxed{z}`, Obs: "At turn 1, you guessed a letter 'Z' that is not in the secret word.", Suffix: grid("  _   _   _   _   _ ")},
+			{Action: `\boxed{l}`, Obs: "You have reached the maximum number of turns.", Reward: 0.2, Terminated: true, Truncated: true, Suffix: grid("  _   _   L   L   _ ")},
 		})
 	})
 	t.Run("format_error_on_last_turn", func(t *testing.T) {
-		play(t, game(t, opts(5, 1), "hello"), []step{
-			{action: `?`, obs: "You did not provide a valid guess.", reward: -0.1, terminated: true, truncated: true, format: true, grid: "  _   _   _   _   _ "},
+		table.Expect(t, game(t, opts(5, 1), "hello"), []envtest.Want{
+			{Action: `?`, Obs: "You did not provide a valid guess.", Reward: -0.1, Terminated: true, Truncated: true, FormatError: true, Suffix: grid("  _   _   _   _   _ ")},
 		})
 	})
 	t.Run("win_on_last_turn", func(t *testing.T) {
-		play(t, game(t, opts(5, 1), "hello"), []step{
-			{action: `\boxed{HELLO}`, obs: "Congratulations! You guessed the word 'HELLO' correctly!", reward: 1, terminated: true, success: true, grid: "  _   _   _   _   _ "},
+		table.Expect(t, game(t, opts(5, 1), "hello"), []envtest.Want{
+			{Action: `\boxed{HELLO}`, Obs: "Congratulations! You guessed the word 'HELLO' correctly!", Reward: 1, Terminated: true, Success: true, Suffix: grid("  _   _   _   _   _ ")},
 		})
 	})
 }
@@ -204,39 +168,23 @@ func TestReset(t *testing.T) {
 	}
 }
 
-func TestConformance(t *testing.T) {
-	r := registry(t)
-	for _, id := range ids {
-		t.Run(id, func(t *testing.T) { envtest.Run(t, r, id) })
-	}
-}
+func TestConformance(t *testing.T) { envtest.RunAll(t, registry(t), ids...) }
 
 func TestOracleWinsEverySeed(t *testing.T) {
 	r := registry(t)
 	for _, id := range ids {
-		spec, _ := r.Lookup(id)
-		wins, fairWins := 0, 0
-		for seed := range uint64(200) {
-			e, err := r.Make(id, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tr, err := envtest.Play(e, seed, envtest.OraclePolicy, spec.MaxTurns)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tr.Success() {
-				wins++
-			}
+		wins, trs := envtest.OracleWins(t, r, id, 200)
+		for _, tr := range trs {
 			if math.Abs(tr.Return()-1) > 1e-9 && tr.Success() {
-				t.Errorf("%s seed %d: won with return %v, want 1", id, seed, tr.Return())
+				t.Errorf("%s seed %d: won with return %v, want 1", id, tr.Seed, tr.Return())
 			}
-			// The same game without ever looking at the secret.
-			e.(envs.Unwrapper).Unwrap().(*Env).fair = true
-			fair, err := envtest.Play(e, seed, envtest.OraclePolicy, spec.MaxTurns)
-			if err != nil {
-				t.Fatal(err)
-			}
+		}
+		// The same games without ever looking at the secret.
+		spec, _ := r.Lookup(id)
+		e := envtest.Make(t, r, id, nil)
+		e.(envs.Unwrapper).Unwrap().(*Env).fair = true
+		fairWins := 0
+		for fair := range envtest.OracleEpisodes(t, e, 200, spec.MaxTurns) {
 			if fair.Success() {
 				fairWins++
 			}
@@ -272,57 +220,16 @@ func TestHardcoreOracle(t *testing.T) {
 
 func TestOptionErrors(t *testing.T) {
 	r := registry(t)
-	tests := []struct {
-		opts   map[string]any
-		option string
-	}{
-		{map[string]any{"word_length": 2}, "word_length"},
-		{map[string]any{"word_length": 11}, "word_length"},
-		{map[string]any{"word_length": 3.5}, "word_length"},
-		{map[string]any{"max_turns": -1}, "max_turns"},
-		{map[string]any{"hardcore": "yes"}, "hardcore"},
-		{map[string]any{"only_real_words": true}, "only_real_words"},
-	}
-	for _, tt := range tests {
-		_, err := r.Make("game:Hangman-v0-easy", tt.opts)
-		var oe *envs.OptionError
-		if !errors.As(err, &oe) || oe.Option != tt.option {
-			t.Errorf("options %v: err = %v, want an OptionError naming %q", tt.opts, err, tt.option)
-		}
-	}
-	for _, ok := range []map[string]any{{"word_length": 10, "max_turns": 3}, {"max_turns": nil}, {"hardcore": true}} {
-		if _, err := r.Make("game:Hangman-v0-easy", ok); err != nil {
-			t.Errorf("options %v: %v", ok, err)
-		}
-	}
+	envtest.OptionErrors(t, r, "game:Hangman-v0-easy", []envtest.OptionCase{
+		{Options: map[string]any{"word_length": 2}, Option: "word_length"},
+		{Options: map[string]any{"word_length": 11}, Option: "word_length"},
+		{Options: map[string]any{"word_length": 3.5}, Option: "word_length"},
+		{Options: map[string]any{"max_turns": -1}, Option: "max_turns"},
+		{Options: map[string]any{"hardcore": "yes"}, Option: "hardcore"},
+		{Options: map[string]any{"only_real_words": true}, Option: "only_real_words"},
+	})
+	envtest.OptionsAccepted(t, r, "game:Hangman-v0-easy",
+		map[string]any{"word_length": 10, "max_turns": 3}, map[string]any{"max_turns": nil}, map[string]any{"hardcore": true})
 }
 
-func BenchmarkStep(b *testing.B) {
-	r := registry(b)
-	for _, id := range ids {
-		b.Run(id, func(b *testing.B) {
-			e, err := r.Make(id, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			rng := envs.NewRand(1)
-			seed := uint64(0)
-			if _, _, err := e.Reset(seed); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				res, err := e.Step(e.SampleRandomAction(rng))
-				if err != nil {
-					b.Fatal(err)
-				}
-				if res.Done() {
-					seed++
-					if _, _, err := e.Reset(seed); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-		})
-	}
-}
+func BenchmarkStep(b *testing.B) { envtest.BenchmarkSteps(b, registry(b), ids...) }

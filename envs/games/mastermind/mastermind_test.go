@@ -1,7 +1,6 @@
 package mastermind
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -15,21 +14,11 @@ import (
 
 var ids = []string{"game:Mastermind-v0-easy", "game:Mastermind-v0-hard", "game:Mastermind-v0-random"}
 
-func registry(t testing.TB) *envs.Registry {
-	t.Helper()
-	r := envs.NewRegistry()
-	if err := Register(r); err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
+func registry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, Register) }
 
 func mustMake(t testing.TB, r *envs.Registry, id string, opts map[string]any) (envs.Env, *Env) {
 	t.Helper()
-	e, err := r.Make(id, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := envtest.Make(t, r, id, opts)
 	return e, e.(envs.Unwrapper).Unwrap().(*Env)
 }
 
@@ -47,38 +36,14 @@ func game(t *testing.T, id string, opts map[string]any, code ...int) (envs.Env, 
 	return e, inner
 }
 
-type step struct {
-	action      string
-	obs         string
-	reward      float64
-	term, trunc bool
-	format      bool
-	invalid     bool
-	success     bool
-}
-
-func play(t *testing.T, e envs.Env, steps []step) {
-	t.Helper()
-	for i, s := range steps {
-		res, err := e.Step(s.action)
-		if err != nil {
-			t.Fatalf("step %d: %v", i, err)
-		}
-		if res.Observation != s.obs || math.Abs(res.Reward-s.reward) > 1e-12 || res.Terminated != s.term ||
-			res.Truncated != s.trunc || res.Info.FormatError != s.format || res.Info.InvalidAction != s.invalid ||
-			res.Info.Success != s.success || res.Info.Suffix != suffix {
-			t.Fatalf("step %d %q:\n got obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v suffix=%q\nwant obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v",
-				i, s.action, res.Observation, res.Reward, res.Terminated, res.Truncated, res.Info.FormatError, res.Info.InvalidAction, res.Info.Success, res.Info.Suffix,
-				s.obs, s.reward, s.term, s.trunc, s.format, s.invalid, s.success)
-		}
-	}
-}
+// table plays the rule tables: every step just asks for a guess.
+var table = envtest.Table{Each: envtest.SuffixIs(suffix)}
 
 // invalidSteps returns n wrong-length guesses starting at turn first.
-func invalidSteps(first, n int) []step {
-	var out []step
+func invalidSteps(first, n int) []envtest.Want {
+	var out []envtest.Want
 	for turn := first; turn < first+n; turn++ {
-		out = append(out, step{action: `\boxed{1}`, obs: fmt.Sprintf("At turn %d, you guessed [1] which has 1 entries but the code has length 2.", turn), invalid: true})
+		out = append(out, envtest.Want{Action: `\boxed{1}`, Obs: fmt.Sprintf("At turn %d, you guessed [1] which has 1 entries but the code has length 2.", turn), InvalidAction: true})
 	}
 	return out
 }
@@ -90,54 +55,54 @@ func TestRules(t *testing.T) {
 		id    string
 		opts  map[string]any
 		code  []int
-		steps []step
+		steps []envtest.Want
 	}{
-		{"pegs, dense reward and win", easy, nil, []int{3, 5}, []step{
-			{action: `I guess \boxed{3 1}`, obs: "At turn 1, you guessed [3, 1]. This guess receives 1 black peg(s) and 0 white peg(s).", reward: 0.5},
-			{action: `\boxed{5 3}`, obs: "At turn 2, you guessed [5, 3]. This guess receives 0 black peg(s) and 2 white peg(s)."},
-			{action: `\boxed{3 6}`, obs: "At turn 3, you guessed [3, 6]. This guess receives 1 black peg(s) and 0 white peg(s)."}, // no new best
-			{action: `\boxed{3  5}`, obs: "Congratulations! You guessed the correct code [3, 5] in 4 turns.", reward: 0.5, term: true, success: true},
+		{"pegs, dense reward and win", easy, nil, []int{3, 5}, []envtest.Want{
+			{Action: `I guess \boxed{3 1}`, Obs: "At turn 1, you guessed [3, 1]. This guess receives 1 black peg(s) and 0 white peg(s).", Reward: 0.5},
+			{Action: `\boxed{5 3}`, Obs: "At turn 2, you guessed [5, 3]. This guess receives 0 black peg(s) and 2 white peg(s)."},
+			{Action: `\boxed{3 6}`, Obs: "At turn 3, you guessed [3, 6]. This guess receives 1 black peg(s) and 0 white peg(s)."}, // no new best
+			{Action: `\boxed{3  5}`, Obs: "Congratulations! You guessed the correct code [3, 5] in 4 turns.", Reward: 0.5, Terminated: true, Success: true},
 		}},
-		{"wrong length", easy, nil, []int{3, 5}, []step{
-			{action: `\boxed{1 2 3}`, obs: "At turn 1, you guessed [1, 2, 3] which has 3 entries but the code has length 2.", invalid: true},
-			{action: `\boxed{4}`, obs: "At turn 2, you guessed [4] which has 1 entries but the code has length 2.", invalid: true},
+		{"wrong length", easy, nil, []int{3, 5}, []envtest.Want{
+			{Action: `\boxed{1 2 3}`, Obs: "At turn 1, you guessed [1, 2, 3] which has 3 entries but the code has length 2.", InvalidAction: true},
+			{Action: `\boxed{4}`, Obs: "At turn 2, you guessed [4] which has 1 entries but the code has length 2.", InvalidAction: true},
 		}},
-		{"digit out of range", easy, nil, []int{3, 5}, []step{
-			{action: `\boxed{0 2}`, obs: "At turn 1, you guessed [0, 2], which has numbers outside the range 1 to 6.", invalid: true},
-			{action: `\boxed{2 7}`, obs: "At turn 2, you guessed [2, 7], which has numbers outside the range 1 to 6.", invalid: true},
-			{action: `\boxed{2 99999999999999999999999}`, obs: "At turn 3, you guessed [2, 99999999999999999999999], which has numbers outside the range 1 to 6.", invalid: true},
-			{action: `\boxed{04 002}`, obs: "At turn 4, you guessed [4, 2]. This guess receives 0 black peg(s) and 0 white peg(s)."}, // leading zeros read as ints
+		{"digit out of range", easy, nil, []int{3, 5}, []envtest.Want{
+			{Action: `\boxed{0 2}`, Obs: "At turn 1, you guessed [0, 2], which has numbers outside the range 1 to 6.", InvalidAction: true},
+			{Action: `\boxed{2 7}`, Obs: "At turn 2, you guessed [2, 7], which has numbers outside the range 1 to 6.", InvalidAction: true},
+			{Action: `\boxed{2 99999999999999999999999}`, Obs: "At turn 3, you guessed [2, 99999999999999999999999], which has numbers outside the range 1 to 6.", InvalidAction: true},
+			{Action: `\boxed{04 002}`, Obs: "At turn 4, you guessed [4, 2]. This guess receives 0 black peg(s) and 0 white peg(s)."}, // leading zeros read as ints
 		}},
-		{"repeated guess", easy, nil, []int{3, 5}, []step{
-			{action: `\boxed{1 2}`, obs: "At turn 1, you guessed [1, 2]. This guess receives 0 black peg(s) and 0 white peg(s)."},
-			{action: "\\boxed{1\n2}", obs: "At turn 2, you guessed [1, 2], which has been already guessed before.", invalid: true},
-			{action: `\boxed{2 1}`, obs: "At turn 3, you guessed [2, 1]. This guess receives 0 black peg(s) and 0 white peg(s)."},
+		{"repeated guess", easy, nil, []int{3, 5}, []envtest.Want{
+			{Action: `\boxed{1 2}`, Obs: "At turn 1, you guessed [1, 2]. This guess receives 0 black peg(s) and 0 white peg(s)."},
+			{Action: "\\boxed{1\n2}", Obs: "At turn 2, you guessed [1, 2], which has been already guessed before.", InvalidAction: true},
+			{Action: `\boxed{2 1}`, Obs: "At turn 3, you guessed [2, 1]. This guess receives 0 black peg(s) and 0 white peg(s)."},
 		}},
-		{"last matching box counts", easy, nil, []int{3, 5}, []step{
-			{action: `\boxed{3 5} or rather \boxed{1 2}, not \boxed{x}`, obs: "At turn 1, you guessed [1, 2]. This guess receives 0 black peg(s) and 0 white peg(s)."},
+		{"last matching box counts", easy, nil, []int{3, 5}, []envtest.Want{
+			{Action: `\boxed{3 5} or rather \boxed{1 2}, not \boxed{x}`, Obs: "At turn 1, you guessed [1, 2]. This guess receives 0 black peg(s) and 0 white peg(s)."},
 		}},
-		{"unparseable ends the episode", easy, nil, []int{3, 5}, []step{
-			{action: `\boxed{3,5}`, obs: "At turn 1, you did not provide a valid guess.", reward: -0.1, term: true, format: true},
+		{"unparseable ends the episode", easy, nil, []int{3, 5}, []envtest.Want{
+			{Action: `\boxed{3,5}`, Obs: "At turn 1, you did not provide a valid guess.", Reward: -0.1, Terminated: true, FormatError: true},
 		}},
 		{"unparseable on the last turn is also truncated", easy, nil, []int{3, 5}, append(invalidSteps(1, 9),
-			step{action: `\boxed{-3 5}`, obs: "At turn 10, you did not provide a valid guess.", reward: -0.1, term: true, trunc: true, format: true})},
+			envtest.Want{Action: `\boxed{-3 5}`, Obs: "At turn 10, you did not provide a valid guess.", Reward: -0.1, Terminated: true, Truncated: true, FormatError: true})},
 		{"max turns keeps the step's reward", easy, nil, []int{3, 5}, append(invalidSteps(1, 9),
-			step{action: `\boxed{6 5}`, obs: "You have reached the maximum number of turns.", reward: 0.5, term: true, trunc: true})},
+			envtest.Want{Action: `\boxed{6 5}`, Obs: "You have reached the maximum number of turns.", Reward: 0.5, Terminated: true, Truncated: true})},
 		{"max turns with an invalid guess", easy, nil, []int{3, 5}, append(invalidSteps(1, 9),
-			step{action: `\boxed{1}`, obs: "You have reached the maximum number of turns.", term: true, trunc: true, invalid: true})},
+			envtest.Want{Action: `\boxed{1}`, Obs: "You have reached the maximum number of turns.", Terminated: true, Truncated: true, InvalidAction: true})},
 		{"a win on the last turn is not truncated", easy, nil, []int{3, 5}, append(invalidSteps(1, 9),
-			step{action: `\boxed{3 5}`, obs: "Congratulations! You guessed the correct code [3, 5] in 10 turns.", reward: 1, term: true, success: true})},
-		{"duplicates: each code digit matches once", "game:Mastermind-v0-hard", map[string]any{"duplicate_numbers": true}, []int{1, 1, 2, 2}, []step{
-			{action: `\boxed{2 1 1 3}`, obs: "At turn 1, you guessed [2, 1, 1, 3]. This guess receives 1 black peg(s) and 2 white peg(s).", reward: 0.25},
-			{action: `\boxed{1 1 1 1}`, obs: "At turn 2, you guessed [1, 1, 1, 1]. This guess receives 2 black peg(s) and 0 white peg(s).", reward: 0.25},
-			{action: `\boxed{2 2 1 1}`, obs: "At turn 3, you guessed [2, 2, 1, 1]. This guess receives 0 black peg(s) and 4 white peg(s)."},
-			{action: `\boxed{1 1 2 2}`, obs: "Congratulations! You guessed the correct code [1, 1, 2, 2] in 4 turns.", reward: 0.5, term: true, success: true},
+			envtest.Want{Action: `\boxed{3 5}`, Obs: "Congratulations! You guessed the correct code [3, 5] in 10 turns.", Reward: 1, Terminated: true, Success: true})},
+		{"duplicates: each code digit matches once", "game:Mastermind-v0-hard", map[string]any{"duplicate_numbers": true}, []int{1, 1, 2, 2}, []envtest.Want{
+			{Action: `\boxed{2 1 1 3}`, Obs: "At turn 1, you guessed [2, 1, 1, 3]. This guess receives 1 black peg(s) and 2 white peg(s).", Reward: 0.25},
+			{Action: `\boxed{1 1 1 1}`, Obs: "At turn 2, you guessed [1, 1, 1, 1]. This guess receives 2 black peg(s) and 0 white peg(s).", Reward: 0.25},
+			{Action: `\boxed{2 2 1 1}`, Obs: "At turn 3, you guessed [2, 2, 1, 1]. This guess receives 0 black peg(s) and 4 white peg(s)."},
+			{Action: `\boxed{1 1 2 2}`, Obs: "Congratulations! You guessed the correct code [1, 1, 2, 2] in 4 turns.", Reward: 0.5, Terminated: true, Success: true},
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e, _ := game(t, tt.id, tt.opts, tt.code...)
-			play(t, e, tt.steps)
+			table.Expect(t, e, tt.steps)
 		})
 	}
 }
@@ -313,9 +278,7 @@ func TestConformance(t *testing.T) {
 	if got := r.IDs(); !slices.Equal(got, ids) {
 		t.Fatalf("registered ids %v, want %v", got, ids)
 	}
-	for _, id := range ids {
-		t.Run(id, func(t *testing.T) { envtest.Run(t, r, id) })
-	}
+	envtest.RunAll(t, r, ids...)
 }
 
 func TestOracleWinsEverySeed(t *testing.T) {
@@ -325,13 +288,9 @@ func TestOracleWinsEverySeed(t *testing.T) {
 		for _, dup := range []bool{false, true} {
 			e, _ := mustMake(t, r, id, map[string]any{"duplicate_numbers": dup})
 			worst := 0
-			for seed := range uint64(200) {
-				tr, err := envtest.Play(e, seed, envtest.OraclePolicy, spec.MaxTurns)
-				if err != nil {
-					t.Fatal(err)
-				}
+			for tr := range envtest.OracleEpisodes(t, e, 200, spec.MaxTurns) {
 				if !tr.Success() || math.Abs(tr.Return()-1) > 1e-9 {
-					t.Fatalf("%s dup=%v seed %d: oracle did not win with return 1:\n%s", id, dup, seed, tr)
+					t.Fatalf("%s dup=%v seed %d: oracle did not win with return 1:\n%s", id, dup, tr.Seed, tr)
 				}
 				worst = max(worst, len(tr.Steps))
 			}
@@ -423,59 +382,21 @@ func TestOptions(t *testing.T) {
 	if _, g = mustMake(t, r, "game:Mastermind-v0-random", map[string]any{"code_length": 4}); !g.opts.random() {
 		t.Fatal("a partial configuration must stay random, as in GEM")
 	}
-	for _, tt := range []struct {
-		id     string
-		opts   map[string]any
-		option string
-	}{
-		{"game:Mastermind-v0-easy", map[string]any{"codelength": 3}, "codelength"},
-		{"game:Mastermind-v0-random", map[string]any{"colours": 3}, "colours"},
-		{"game:Mastermind-v0-easy", map[string]any{"code_length": "four"}, "code_length"},
-		{"game:Mastermind-v0-easy", map[string]any{"duplicate_numbers": "yes"}, "duplicate_numbers"},
-		{"game:Mastermind-v0-hard", map[string]any{"max_turns": 2.5}, "max_turns"},
-		{"game:Mastermind-v0-easy", map[string]any{"code_length": 0}, "code_length"},
-		{"game:Mastermind-v0-easy", map[string]any{"num_numbers": 0}, "num_numbers"},
-		{"game:Mastermind-v0-easy", map[string]any{"max_turns": 0}, "max_turns"},
-		{"game:Mastermind-v0-easy", map[string]any{"code_length": 7}, "code_length"}, // 7 distinct of 6
-	} {
-		_, err := r.Make(tt.id, tt.opts)
-		var oe *envs.OptionError
-		if !errors.As(err, &oe) || oe.Option != tt.option || oe.Env != tt.id {
-			t.Errorf("%s %v: err %v, want an OptionError naming %q", tt.id, tt.opts, err, tt.option)
-		}
-	}
+	envtest.OptionErrors(t, r, "game:Mastermind-v0-easy", []envtest.OptionCase{
+		{Options: map[string]any{"codelength": 3}, Option: "codelength"},
+		{Options: map[string]any{"code_length": "four"}, Option: "code_length"},
+		{Options: map[string]any{"duplicate_numbers": "yes"}, Option: "duplicate_numbers"},
+		{Options: map[string]any{"code_length": 0}, Option: "code_length"},
+		{Options: map[string]any{"num_numbers": 0}, Option: "num_numbers"},
+		{Options: map[string]any{"max_turns": 0}, Option: "max_turns"},
+		{Options: map[string]any{"code_length": 7}, Option: "code_length"}, // 7 distinct of 6
+	})
+	envtest.OptionErrors(t, r, "game:Mastermind-v0-random", []envtest.OptionCase{{Options: map[string]any{"colours": 3}, Option: "colours"}})
+	envtest.OptionErrors(t, r, "game:Mastermind-v0-hard", []envtest.OptionCase{{Options: map[string]any{"max_turns": 2.5}, Option: "max_turns"}})
 	// 7 digits of 6 is fine when they may repeat.
 	if _, err := r.Make("game:Mastermind-v0-easy", map[string]any{"code_length": 7, "duplicate_numbers": true}); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func BenchmarkStep(b *testing.B) {
-	r := registry(b)
-	for _, id := range ids {
-		b.Run(id, func(b *testing.B) {
-			e, _ := mustMake(b, r, id, nil)
-			rng := envs.NewRand(1)
-			seed := uint64(0)
-			if _, _, err := e.Reset(seed); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			steps := 0
-			for b.Loop() {
-				res, err := e.Step(e.SampleRandomAction(rng))
-				if err != nil {
-					b.Fatal(err)
-				}
-				steps++
-				if res.Done() {
-					seed++
-					if _, _, err := e.Reset(seed); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-			b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
-		})
-	}
-}
+func BenchmarkStep(b *testing.B) { envtest.BenchmarkSteps(b, registry(b), ids...) }

@@ -1,7 +1,6 @@
 package minesweeper
 
 import (
-	"errors"
 	"math"
 	"regexp"
 	"slices"
@@ -12,14 +11,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/envtest"
 )
 
-func registry(t testing.TB) *envs.Registry {
-	t.Helper()
-	r := envs.NewRegistry()
-	if err := Register(r); err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
+func registry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, Register) }
 
 func inner(e envs.Env) *Env { return e.(envs.Unwrapper).Unwrap().(*Env) }
 
@@ -36,148 +28,112 @@ var fixedMines = []int{0*5 + 3, 0*5 + 4, 1*5 + 4, 3*5 + 0, 4*5 + 0}
 
 func game(t *testing.T) (envs.Env, *Env) {
 	t.Helper()
-	e, err := registry(t).Make("game:Minesweeper-v0-easy", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := e.Reset(1); err != nil {
-		t.Fatal(err)
-	}
+	e := envtest.MakeReset(t, registry(t), "game:Minesweeper-v0-easy", 1)
 	g := inner(e)
 	g.placeMines(fixedMines)
 	return e, g
 }
 
-type step struct {
-	action      string
-	obs         string
-	reward      float64
-	term, trunc bool
-	format      bool
-	invalid     bool
-	success     bool
-	board       string // the suffix's board, when checked
-}
-
-func play(t *testing.T, e envs.Env, steps []step) {
-	t.Helper()
-	for i, s := range steps {
-		res, err := e.Step(s.action)
-		if err != nil {
-			t.Fatalf("step %d: %v", i, err)
-		}
-		if res.Observation != s.obs || math.Abs(res.Reward-s.reward) > 1e-12 || res.Terminated != s.term ||
-			res.Truncated != s.trunc || res.Info.FormatError != s.format || res.Info.InvalidAction != s.invalid || res.Info.Success != s.success {
-			t.Fatalf("step %d %q:\n got obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v\nwant obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v",
-				i, s.action, res.Observation, res.Reward, res.Terminated, res.Truncated, res.Info.FormatError, res.Info.InvalidAction, res.Info.Success,
-				s.obs, s.reward, s.term, s.trunc, s.format, s.invalid, s.success)
-		}
-		if s.board != "" {
-			if want := "Here is the current board layout:\n" + s.board + "\nEnter your guess."; res.Info.Suffix != want {
-				t.Fatalf("step %d suffix:\n%s\nwant:\n%s", i, res.Info.Suffix, want)
-			}
-		}
-	}
+// layout is the suffix showing board.
+func layout(board string) string {
+	return "Here is the current board layout:\n" + board + "\nEnter your guess."
 }
 
 func TestRules(t *testing.T) {
 	t.Run("reveal, flag, illegal moves and a win on the last flag", func(t *testing.T) {
 		e, _ := game(t)
-		play(t, e, []step{
-			{action: `\boxed{flag 2 2}`, obs: "At turn 1, you added a flag on cell (2, 2)."},
+		envtest.Expect(t, e, []envtest.Want{
+			{Action: `\boxed{flag 2 2}`, Obs: "At turn 1, you added a flag on cell (2, 2)."},
 			// The flag on (2,2) stops the flood: 8 of 20 safe cells.
-			{action: `\boxed{reveal 0 0}`, obs: "At turn 2, you successfully revealed cell (0, 0).", reward: 8.0 / 20,
-				board: "    0  1  2  3  4\n" +
+			{Action: `\boxed{reveal 0 0}`, Obs: "At turn 2, you successfully revealed cell (0, 0).", Reward: 8.0 / 20,
+				Suffix: layout("    0  1  2  3  4\n" +
 					" 0  0  0  1  .  . \n" +
 					" 1  0  0  1  .  . \n" +
 					" 2  1  1  F  .  . \n" +
 					" 3  .  .  .  .  . \n" +
-					" 4  .  .  .  .  . \n"},
-			{action: `\boxed{reveal 0 0}`, obs: "At turn 3, you chose to reveal cell (0, 0), which has already been revealed.", invalid: true},
-			{action: `\boxed{reveal 2 2}`, obs: "At turn 4, you chose to reveal cell (2, 2), which is flagged. Remove the flag first.", invalid: true},
-			{action: `\boxed{flag 0 1}`, obs: "At turn 5, you chose to flag cell (0, 1), which has already been revealed.", invalid: true},
-			{action: `\boxed{FLAG 2 2}`, obs: "At turn 6, you removed a flag on cell (2, 2)."},
-			{action: `\boxed{dig 1 1}`, obs: "At turn 7, you chose an invalid action 'dig'. Valid actions are 'reveal' or 'flag'.", invalid: true},
-			{action: `\boxed{dig 5 0}`, obs: "At turn 8, you chose cell (5, 0), which is outside the bounds of the grid.", invalid: true},
-			{action: `\boxed{reveal 007 99999999999999999999999}`, obs: "At turn 9, you chose cell (7, 99999999999999999999999), which is outside the bounds of the grid.", invalid: true},
+					" 4  .  .  .  .  . \n")},
+			{Action: `\boxed{reveal 0 0}`, Obs: "At turn 3, you chose to reveal cell (0, 0), which has already been revealed.", InvalidAction: true},
+			{Action: `\boxed{reveal 2 2}`, Obs: "At turn 4, you chose to reveal cell (2, 2), which is flagged. Remove the flag first.", InvalidAction: true},
+			{Action: `\boxed{flag 0 1}`, Obs: "At turn 5, you chose to flag cell (0, 1), which has already been revealed.", InvalidAction: true},
+			{Action: `\boxed{FLAG 2 2}`, Obs: "At turn 6, you removed a flag on cell (2, 2)."},
+			{Action: `\boxed{dig 1 1}`, Obs: "At turn 7, you chose an invalid action 'dig'. Valid actions are 'reveal' or 'flag'.", InvalidAction: true},
+			{Action: `\boxed{dig 5 0}`, Obs: "At turn 8, you chose cell (5, 0), which is outside the bounds of the grid.", InvalidAction: true},
+			{Action: `\boxed{reveal 007 99999999999999999999999}`, Obs: "At turn 9, you chose cell (7, 99999999999999999999999), which is outside the bounds of the grid.", InvalidAction: true},
 			// The last well-formed box counts.
-			{action: `\boxed{reveal 4 4}? no: \boxed{reveal 2 2}. \boxed{reveal x}`, obs: "At turn 10, you successfully revealed cell (2, 2).", reward: 12.0 / 20},
+			{Action: `\boxed{reveal 4 4}? no: \boxed{reveal 2 2}. \boxed{reveal x}`, Obs: "At turn 10, you successfully revealed cell (2, 2).", Reward: 12.0 / 20},
 			// Every safe cell is revealed but GEM's win also needs every mine flagged.
-			{action: `\boxed{flag 0 3}`, obs: "At turn 11, you added a flag on cell (0, 3)."},
-			{action: `\boxed{flag 0 4}`, obs: "At turn 12, you added a flag on cell (0, 4)."},
-			{action: `\boxed{flag 1 4}`, obs: "At turn 13, you added a flag on cell (1, 4)."},
-			{action: `\boxed{flag 3 0}`, obs: "At turn 14, you added a flag on cell (3, 0)."},
-			{action: `\boxed{flag 4 0}`, obs: "Congratulations! You have successfully cleared the Minesweeper board.", term: true, success: true,
-				board: "    0  1  2  3  4\n" +
+			{Action: `\boxed{flag 0 3}`, Obs: "At turn 11, you added a flag on cell (0, 3)."},
+			{Action: `\boxed{flag 0 4}`, Obs: "At turn 12, you added a flag on cell (0, 4)."},
+			{Action: `\boxed{flag 1 4}`, Obs: "At turn 13, you added a flag on cell (1, 4)."},
+			{Action: `\boxed{flag 3 0}`, Obs: "At turn 14, you added a flag on cell (3, 0)."},
+			{Action: `\boxed{flag 4 0}`, Obs: "Congratulations! You have successfully cleared the Minesweeper board.", Terminated: true, Success: true,
+				Suffix: layout("    0  1  2  3  4\n" +
 					" 0  0  0  1  F  F \n" +
 					" 1  0  0  1  3  F \n" +
 					" 2  1  1  0  1  1 \n" +
 					" 3  F  2  0  0  0 \n" +
-					" 4  F  2  0  0  0 \n"},
+					" 4  F  2  0  0  0 \n")},
 		})
 	})
 	t.Run("a win on the last reveal, after flagging", func(t *testing.T) {
 		e, _ := game(t)
-		steps := []step{}
+		steps := []envtest.Want{}
 		for i, m := range fixedMines {
-			steps = append(steps, step{action: `\boxed{flag ` + itoa(m/5) + " " + itoa(m%5) + `}`,
-				obs: "At turn " + itoa(i+1) + ", you added a flag on cell (" + itoa(m/5) + ", " + itoa(m%5) + ")."})
+			steps = append(steps, envtest.Want{Action: `\boxed{flag ` + itoa(m/5) + " " + itoa(m%5) + `}`,
+				Obs: "At turn " + itoa(i+1) + ", you added a flag on cell (" + itoa(m/5) + ", " + itoa(m%5) + ")."})
 		}
-		steps = append(steps, step{action: `\boxed{reveal 0 0}`, obs: "Congratulations! You have successfully cleared the Minesweeper board.", reward: 1, term: true, success: true})
-		play(t, e, steps)
+		steps = append(steps, envtest.Want{Action: `\boxed{reveal 0 0}`, Obs: "Congratulations! You have successfully cleared the Minesweeper board.", Reward: 1, Terminated: true, Success: true})
+		envtest.Expect(t, e, steps)
 	})
 	t.Run("a mine ends the game", func(t *testing.T) {
 		e, _ := game(t)
-		play(t, e, []step{
-			{action: `\boxed{reveal 0 0}`, obs: "At turn 1, you successfully revealed cell (0, 0).", reward: 1},
-			{action: `\boxed{reveal 0 3}`, obs: "Game over! You hit a mine at (0, 3)", term: true},
+		envtest.Expect(t, e, []envtest.Want{
+			{Action: `\boxed{reveal 0 0}`, Obs: "At turn 1, you successfully revealed cell (0, 0).", Reward: 1},
+			{Action: `\boxed{reveal 0 3}`, Obs: "Game over! You hit a mine at (0, 3)", Terminated: true},
 		})
 	})
 	t.Run("a flag protects a mine", func(t *testing.T) {
 		e, _ := game(t)
-		play(t, e, []step{
-			{action: `\boxed{flag 0 3}`, obs: "At turn 1, you added a flag on cell (0, 3)."},
-			{action: `\boxed{reveal 0 3}`, obs: "At turn 2, you chose to reveal cell (0, 3), which is flagged. Remove the flag first.", invalid: true},
+		envtest.Expect(t, e, []envtest.Want{
+			{Action: `\boxed{flag 0 3}`, Obs: "At turn 1, you added a flag on cell (0, 3)."},
+			{Action: `\boxed{reveal 0 3}`, Obs: "At turn 2, you chose to reveal cell (0, 3), which is flagged. Remove the flag first.", InvalidAction: true},
 		})
 	})
 	t.Run("unparseable ends the episode", func(t *testing.T) {
 		for _, a := range []string{`\boxed{reveal 1}`, `\boxed{reveal -1 2}`, `\boxed{reveal 1  2}`, `reveal 1 2`, `\boxed{1 2 reveal}`} {
 			e, _ := game(t)
-			play(t, e, []step{{action: a, obs: "At turn 1, you did not provide a valid guess.", reward: -0.1, term: true, format: true}})
+			envtest.Expect(t, e, []envtest.Want{{Action: a, Obs: "At turn 1, you did not provide a valid guess.", Reward: -0.1, Terminated: true, FormatError: true}})
 		}
 	})
 	t.Run("max turns", func(t *testing.T) {
 		e, g := game(t)
 		g.turn = 23
-		play(t, e, []step{
-			{action: `\boxed{flag 2 2}`, obs: "At turn 24, you added a flag on cell (2, 2)."},
+		envtest.Expect(t, e, []envtest.Want{
+			{Action: `\boxed{flag 2 2}`, Obs: "At turn 24, you added a flag on cell (2, 2)."},
 			// The reveal on the last turn keeps its dense reward.
-			{action: `\boxed{reveal 0 0}`, obs: "You have reached the maximum number of turns.", reward: 8.0 / 20, term: true, trunc: true},
+			{Action: `\boxed{reveal 0 0}`, Obs: "You have reached the maximum number of turns.", Reward: 8.0 / 20, Terminated: true, Truncated: true},
 		})
 		e, g = game(t)
 		g.turn = 24
-		play(t, e, []step{{action: `\boxed{reveal 9 9}`, obs: "You have reached the maximum number of turns.", term: true, trunc: true, invalid: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: `\boxed{reveal 9 9}`, Obs: "You have reached the maximum number of turns.", Terminated: true, Truncated: true, InvalidAction: true}})
 		e, g = game(t)
 		g.turn = 24
-		play(t, e, []step{{action: "no move", obs: "At turn 25, you did not provide a valid guess.", reward: -0.1, term: true, trunc: true, format: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: "no move", Obs: "At turn 25, you did not provide a valid guess.", Reward: -0.1, Terminated: true, Truncated: true, FormatError: true}})
 		// A loss or a win on the last turn is terminal, not truncated, as in GEM.
 		e, g = game(t)
 		g.turn = 24
-		play(t, e, []step{{action: `\boxed{reveal 4 0}`, obs: "Game over! You hit a mine at (4, 0)", term: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: `\boxed{reveal 4 0}`, Obs: "Game over! You hit a mine at (4, 0)", Terminated: true}})
 		e, g = game(t)
 		copy(g.flagged, []bool{3: true, 4: true, 9: true, 15: true, 20: true})
 		g.turn = 24
-		play(t, e, []step{{action: `\boxed{reveal 0 0}`, obs: "Congratulations! You have successfully cleared the Minesweeper board.", reward: 1, term: true, success: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: `\boxed{reveal 0 0}`, Obs: "Congratulations! You have successfully cleared the Minesweeper board.", Reward: 1, Terminated: true, Success: true}})
 	})
 }
 
 func itoa(n int) string { return string(rune('0' + n)) }
 
 func TestObservation(t *testing.T) {
-	e, err := registry(t).Make("game:Minesweeper-v0-easy", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := envtest.Make(t, registry(t), "game:Minesweeper-v0-easy", nil)
 	obs, info, err := e.Reset(7)
 	if err != nil {
 		t.Fatal(err)
@@ -292,12 +248,7 @@ func TestVariants(t *testing.T) {
 	}
 }
 
-func TestConformance(t *testing.T) {
-	r := registry(t)
-	for _, id := range r.IDs() {
-		t.Run(id, func(t *testing.T) { envtest.Run(t, r, id) })
-	}
-}
+func TestConformance(t *testing.T) { envtest.RunAll(t, registry(t)) }
 
 // TestOracle plays 200 seeds of every variant. The oracle never makes an
 // illegal move, wins at least 70% of each variant, and on a win has
@@ -306,26 +257,18 @@ func TestOracle(t *testing.T) {
 	r := registry(t)
 	for _, id := range r.IDs() {
 		spec, _ := r.Lookup(id)
-		e, _ := r.Make(id, nil)
-		wins := 0
-		for seed := range uint64(200) {
-			tr, err := envtest.Play(e, seed, envtest.OraclePolicy, spec.MaxTurns)
-			if err != nil {
-				t.Fatal(err)
-			}
+		wins, trs := envtest.OracleWins(t, r, id, 200)
+		for _, tr := range trs {
 			if !tr.Done {
-				t.Fatalf("%s seed %d: oracle not done within %d turns", id, seed, spec.MaxTurns)
+				t.Fatalf("%s seed %d: oracle not done within %d turns", id, tr.Seed, spec.MaxTurns)
 			}
 			for i, s := range tr.Steps {
 				if s.Info.InvalidAction || s.Info.FormatError {
-					t.Fatalf("%s seed %d step %d: oracle move %q refused: %s", id, seed, i, s.Action, s.Observation)
+					t.Fatalf("%s seed %d step %d: oracle move %q refused: %s", id, tr.Seed, i, s.Action, s.Observation)
 				}
 			}
-			if tr.Success() {
-				wins++
-				if math.Abs(tr.Return()-1) > 1e-9 {
-					t.Fatalf("%s seed %d: won with return %v, want 1", id, seed, tr.Return())
-				}
+			if tr.Success() && math.Abs(tr.Return()-1) > 1e-9 {
+				t.Fatalf("%s seed %d: won with return %v, want 1", id, tr.Seed, tr.Return())
 			}
 		}
 		t.Logf("%s: oracle won %d/200 (%.1f%%)", id, wins, float64(wins)/2)
@@ -538,103 +481,31 @@ func TestEnumerateComponent(t *testing.T) {
 
 func TestOptions(t *testing.T) {
 	r := registry(t)
-	e, err := r.Make("game:Minesweeper-v0-easy", map[string]any{"rows": 6, "cols": 7, "num_mines": 3, "max_turns": 10})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := envtest.Make(t, r, "game:Minesweeper-v0-easy", map[string]any{"rows": 6, "cols": 7, "num_mines": 3, "max_turns": 10})
 	e.Reset(0)
 	if g := inner(e); g.rows != 6 || g.cols != 7 || g.mines != 3 || g.maxTurns != 10 {
 		t.Fatalf("options not applied: %dx%d %d mines %d turns", g.rows, g.cols, g.mines, g.maxTurns)
 	}
 	// A null parameter makes the board random, as in GEM.
-	e, err = r.Make("game:Minesweeper-v0-easy", map[string]any{"num_mines": nil})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e = envtest.Make(t, r, "game:Minesweeper-v0-easy", map[string]any{"num_mines": nil})
 	e.Reset(0)
 	if g := inner(e); g.mines != g.rows*g.rows/5 || g.maxTurns != g.rows*g.rows {
 		t.Fatalf("null num_mines did not draw a random board: %dx%d %d mines", g.rows, g.cols, g.mines)
 	}
-	for _, tt := range []struct {
-		opts   map[string]any
-		option string
-	}{
-		{map[string]any{"rows": 0}, "rows"},
-		{map[string]any{"cols": 100}, "cols"},
-		{map[string]any{"num_mines": 17}, "num_mines"}, // 25 cells - 9 in the first zone
-		{map[string]any{"num_mines": -1}, "num_mines"},
-		{map[string]any{"rows": 2, "cols": 2, "num_mines": 1}, "num_mines"},
-		{map[string]any{"max_turns": 0}, "max_turns"},
-		{map[string]any{"mines": 3}, "mines"},
-		{map[string]any{"rows": "5"}, "rows"},
-	} {
-		_, err := r.Make("game:Minesweeper-v0-easy", tt.opts)
-		var oe *envs.OptionError
-		if !errors.As(err, &oe) || oe.Option != tt.option {
-			t.Errorf("options %v: err %v, want an OptionError naming %q", tt.opts, err, tt.option)
-		}
-	}
+	envtest.OptionErrors(t, r, "game:Minesweeper-v0-easy", []envtest.OptionCase{
+		{Options: map[string]any{"rows": 0}, Option: "rows"},
+		{Options: map[string]any{"cols": 100}, Option: "cols"},
+		{Options: map[string]any{"num_mines": 17}, Option: "num_mines"}, // 25 cells - 9 in the first zone
+		{Options: map[string]any{"num_mines": -1}, Option: "num_mines"},
+		{Options: map[string]any{"rows": 2, "cols": 2, "num_mines": 1}, Option: "num_mines"},
+		{Options: map[string]any{"max_turns": 0}, Option: "max_turns"},
+		{Options: map[string]any{"mines": 3}, Option: "mines"},
+		{Options: map[string]any{"rows": "5"}, Option: "rows"},
+	})
 	if _, err := r.Make("game:Minesweeper-v0-easy", map[string]any{"num_mines": 16}); err != nil {
 		t.Errorf("16 mines on 5x5 fit outside any first zone: %v", err)
 	}
 }
 
-// BenchmarkStep times Step alone: it replays oracle episodes recorded
-// beforehand (one move in four random, mostly refused), resetting off the
-// clock.
-func BenchmarkStep(b *testing.B) {
-	r := registry(b)
-	for _, id := range r.IDs() {
-		b.Run(id, func(b *testing.B) {
-			e, _ := r.Make(id, nil)
-			const episodes = 20
-			var actions [episodes][]string
-			rng := envs.NewRand(1)
-			for seed := range uint64(episodes) {
-				e.Reset(seed)
-				for done := false; !done; {
-					a, err := envtest.OraclePolicy(e)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if rng.IntN(4) == 0 {
-						a = e.SampleRandomAction(rng)
-					}
-					res, err := e.Step(a)
-					if err != nil {
-						b.Fatal(err)
-					}
-					actions[seed] = append(actions[seed], a)
-					done = res.Done()
-				}
-			}
-			// Reset a batch of instances off the clock, so the timer stops
-			// once per batch rather than once per episode.
-			batch := make([]envs.Env, 256)
-			prepare := func() {
-				for i := range batch {
-					batch[i], _ = r.Make(id, nil)
-					batch[i].Reset(uint64(i % episodes))
-				}
-			}
-			prepare()
-			ep, k := 0, 0
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				if _, err := batch[ep].Step(actions[ep%episodes][k]); err != nil {
-					b.Fatal(err)
-				}
-				if k++; k == len(actions[ep%episodes]) {
-					ep, k = ep+1, 0
-					if ep == len(batch) {
-						b.StopTimer()
-						prepare()
-						ep = 0
-						b.StartTimer()
-					}
-				}
-			}
-		})
-	}
-}
+// BenchmarkStep times Step alone on replayed oracle play (see envtest.BenchmarkReplay).
+func BenchmarkStep(b *testing.B) { envtest.BenchmarkReplay(b, registry(b)) }

@@ -1,8 +1,6 @@
 package sokoban
 
 import (
-	"errors"
-	"math"
 	"strings"
 	"testing"
 
@@ -10,14 +8,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/envtest"
 )
 
-func registry(t testing.TB) *envs.Registry {
-	t.Helper()
-	r := envs.NewRegistry()
-	if err := Register(r); err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
+func registry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, Register) }
 
 const easy, hard, random = "game:Sokoban-v0-easy", "game:Sokoban-v0-hard", "game:Sokoban-v0-random"
 
@@ -55,13 +46,7 @@ func parse(t *testing.T, rows ...string) (*level, state) {
 // game returns a reset env of id whose room is replaced by rows.
 func game(t *testing.T, id string, rows ...string) (envs.Env, *Env) {
 	t.Helper()
-	e, err := registry(t).Make(id, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := e.Reset(1); err != nil {
-		t.Fatal(err)
-	}
+	e := envtest.MakeReset(t, registry(t), id, 1)
 	inner := e.(envs.Unwrapper).Unwrap().(*Env)
 	if len(rows) > 0 {
 		inner.lv, inner.st = parse(t, rows...)
@@ -69,35 +54,6 @@ func game(t *testing.T, id string, rows ...string) (envs.Env, *Env) {
 		inner.plan = nil
 	}
 	return e, inner
-}
-
-type step struct {
-	action      string
-	obs         string
-	reward      float64
-	term, trunc bool
-	format      bool
-	invalid     bool
-	success     bool
-}
-
-func play(t *testing.T, e envs.Env, steps []step) envs.StepResult {
-	t.Helper()
-	var res envs.StepResult
-	for i, s := range steps {
-		var err error
-		res, err = e.Step(s.action)
-		if err != nil {
-			t.Fatalf("step %d: %v", i, err)
-		}
-		if res.Observation != s.obs || math.Abs(res.Reward-s.reward) > 1e-12 || res.Terminated != s.term ||
-			res.Truncated != s.trunc || res.Info.FormatError != s.format || res.Info.InvalidAction != s.invalid || res.Info.Success != s.success {
-			t.Fatalf("step %d %q:\n got obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v\nwant obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v",
-				i, s.action, res.Observation, res.Reward, res.Terminated, res.Truncated, res.Info.FormatError, res.Info.InvalidAction, res.Info.Success,
-				s.obs, s.reward, s.term, s.trunc, s.format, s.invalid, s.success)
-		}
-	}
-	return res
 }
 
 var twoBoxes = []string{
@@ -118,16 +74,16 @@ func TestRules(t *testing.T) {
 			"# _ X O _ #",
 			"# _ _ _ _ #",
 			"# # # # # #")
-		play(t, e, []step{
-			{action: `\boxed{up}`, obs: "At turn 1, you cannot move up - you would collide with wall or other boxes!", invalid: true},
-			{action: `\boxed{right}`, obs: "At turn 2, you pushed a box while you moved right."},
-			{action: `go \boxed{up} no, \boxed{RIGHT}`, obs: "At turn 3, you pushed a box while you moved right."},
-			{action: `\boxed{right}`, obs: "At turn 4, you cannot move right - you would collide with wall or other boxes!", invalid: true},
-			{action: `\boxed{down}`, obs: "At turn 5, you moved down."},
-			{action: `\boxed{left}`, obs: "At turn 6, you moved left."},
-			{action: `\boxed{left}`, obs: "At turn 7, you moved left."},
-			{action: `\boxed{down}`, obs: "At turn 8, you moved down."},
-			{action: `\boxed{right}`, obs: "Congratulations! You have solved the Sokoban puzzle!", reward: 1, term: true, success: true},
+		envtest.Expect(t, e, []envtest.Want{
+			{Action: `\boxed{up}`, Obs: "At turn 1, you cannot move up - you would collide with wall or other boxes!", InvalidAction: true},
+			{Action: `\boxed{right}`, Obs: "At turn 2, you pushed a box while you moved right."},
+			{Action: `go \boxed{up} no, \boxed{RIGHT}`, Obs: "At turn 3, you pushed a box while you moved right."},
+			{Action: `\boxed{right}`, Obs: "At turn 4, you cannot move right - you would collide with wall or other boxes!", InvalidAction: true},
+			{Action: `\boxed{down}`, Obs: "At turn 5, you moved down."},
+			{Action: `\boxed{left}`, Obs: "At turn 6, you moved left."},
+			{Action: `\boxed{left}`, Obs: "At turn 7, you moved left."},
+			{Action: `\boxed{down}`, Obs: "At turn 8, you moved down."},
+			{Action: `\boxed{right}`, Obs: "Congratulations! You have solved the Sokoban puzzle!", Reward: 1, Terminated: true, Success: true},
 		})
 	})
 	t.Run("a box cannot be pushed into another", func(t *testing.T) {
@@ -139,14 +95,14 @@ func TestRules(t *testing.T) {
 			"# _ _ _ _ #",
 			"# # # # # #")
 		before := inner.st
-		play(t, e, []step{{action: `\boxed{right}`, obs: "At turn 1, you cannot move right - you would collide with wall or other boxes!", invalid: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: `\boxed{right}`, Obs: "At turn 1, you cannot move right - you would collide with wall or other boxes!", InvalidAction: true}})
 		if inner.st != before {
 			t.Fatal("a blocked push changed the room")
 		}
 	})
 	t.Run("unparseable ends the episode", func(t *testing.T) {
 		e, _ := game(t, easy, twoBoxes...)
-		play(t, e, []step{{action: `\boxed{north}`, obs: "At turn 1, your submitted action is not valid.", reward: -0.1, term: true, format: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: `\boxed{north}`, Obs: "At turn 1, your submitted action is not valid.", Reward: -0.1, Terminated: true, FormatError: true}})
 	})
 	t.Run("max turns pays the fraction of boxes on targets", func(t *testing.T) {
 		e, inner := game(t, easy,
@@ -157,9 +113,9 @@ func TestRules(t *testing.T) {
 			"# _ _ _ _ #",
 			"# # # # # #")
 		inner.turn = 18
-		play(t, e, []step{
-			{action: `\boxed{down}`, obs: "At turn 19, you moved down."},
-			{action: `\boxed{left}`, obs: "You have reached the maximum number of turns.", reward: 0.5, term: true, trunc: true, invalid: true},
+		envtest.Expect(t, e, []envtest.Want{
+			{Action: `\boxed{down}`, Obs: "At turn 19, you moved down."},
+			{Action: `\boxed{left}`, Obs: "You have reached the maximum number of turns.", Reward: 0.5, Terminated: true, Truncated: true, InvalidAction: true},
 		})
 	})
 	t.Run("winning on the last turn is not truncated", func(t *testing.T) {
@@ -171,12 +127,12 @@ func TestRules(t *testing.T) {
 			"# # # # # #",
 			"# # # # # #")
 		inner.turn = 19
-		play(t, e, []step{{action: `\boxed{right}`, obs: "Congratulations! You have solved the Sokoban puzzle!", reward: 1, term: true, success: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: `\boxed{right}`, Obs: "Congratulations! You have solved the Sokoban puzzle!", Reward: 1, Terminated: true, Success: true}})
 	})
 	t.Run("format error on the last turn is also truncated", func(t *testing.T) {
 		e, inner := game(t, easy, twoBoxes...)
 		inner.turn = 19
-		play(t, e, []step{{action: "right", obs: "At turn 20, your submitted action is not valid.", reward: -0.1, term: true, trunc: true, format: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: "right", Obs: "At turn 20, your submitted action is not valid.", Reward: -0.1, Terminated: true, Truncated: true, FormatError: true}})
 	})
 }
 
@@ -363,36 +319,24 @@ func TestVariants(t *testing.T) {
 
 func TestOptions(t *testing.T) {
 	r := registry(t)
-	for _, tt := range []struct {
-		opts   map[string]any
-		option string
-	}{
-		{map[string]any{"dim_room": []int{6}}, "dim_room"},
-		{map[string]any{"dim_room": []int{4, 6}}, "dim_room"},
-		{map[string]any{"dim_room": []int{6, 11}}, "dim_room"},
-		{map[string]any{"dim_room": "6x6"}, "dim_room"},
-		{map[string]any{"num_boxes": 0}, "num_boxes"},
-		{map[string]any{"num_boxes": 4}, "num_boxes"}, // 6x6 holds at most 3
-		{map[string]any{"max_turns": 9}, "max_turns"}, // 2 boxes need 10
-		{map[string]any{"max_turns": 301}, "max_turns"},
-		{map[string]any{"room_size": []int{6, 6}}, "room_size"},
-	} {
-		_, err := r.Make(easy, tt.opts)
-		var oe *envs.OptionError
-		if !errors.As(err, &oe) || oe.Option != tt.option || oe.Env != easy {
-			t.Errorf("options %v: err %v, want an OptionError naming %q", tt.opts, err, tt.option)
-		}
-	}
+	envtest.OptionErrors(t, r, easy, []envtest.OptionCase{
+		{Options: map[string]any{"dim_room": []int{6}}, Option: "dim_room"},
+		{Options: map[string]any{"dim_room": []int{4, 6}}, Option: "dim_room"},
+		{Options: map[string]any{"dim_room": []int{6, 11}}, Option: "dim_room"},
+		{Options: map[string]any{"dim_room": "6x6"}, Option: "dim_room"},
+		{Options: map[string]any{"num_boxes": 0}, Option: "num_boxes"},
+		{Options: map[string]any{"num_boxes": 4}, Option: "num_boxes"}, // 6x6 holds at most 3
+		{Options: map[string]any{"max_turns": 9}, Option: "max_turns"}, // 2 boxes need 10
+		{Options: map[string]any{"max_turns": 301}, Option: "max_turns"},
+		{Options: map[string]any{"room_size": []int{6, 6}}, Option: "room_size"},
+	})
 	// The tightest settings Validate allows still generate levels.
 	for _, opts := range []map[string]any{
 		{"dim_room": []int{5, 5}, "num_boxes": 1, "max_turns": 5},
 		{"dim_room": []int{6, 6}, "num_boxes": 3, "max_turns": 15},
 		{"dim_room": []int{7, 5}, "num_boxes": 3, "max_turns": 15},
 	} {
-		e, err := r.Make(easy, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		e := envtest.Make(t, r, easy, opts)
 		for seed := range uint64(30) {
 			if _, _, err := e.Reset(seed); err != nil {
 				t.Fatalf("%v seed %d: %v", opts, seed, err)
@@ -401,26 +345,16 @@ func TestOptions(t *testing.T) {
 	}
 }
 
-func TestConformance(t *testing.T) {
-	r := registry(t)
-	for _, id := range r.IDs() {
-		t.Run(id, func(t *testing.T) { envtest.Run(t, r, id) })
-	}
-}
+func TestConformance(t *testing.T) { envtest.RunAll(t, registry(t)) }
 
 // Every level fits its turn limit, so the oracle wins every seed of every variant.
 func TestOracle(t *testing.T) {
 	r := registry(t)
 	for _, id := range r.IDs() {
-		e, _ := r.Make(id, nil)
-		spec, _ := r.Lookup(id)
-		for seed := range uint64(200) {
-			tr, err := envtest.Play(e, seed, envtest.OraclePolicy, spec.MaxTurns)
-			if err != nil {
-				t.Fatal(err)
-			}
+		_, trs := envtest.OracleWins(t, r, id, 200)
+		for _, tr := range trs {
 			if !tr.Success() {
-				t.Fatalf("%s seed %d: oracle lost after %d steps", id, seed, len(tr.Steps))
+				t.Fatalf("%s seed %d: oracle lost after %d steps", id, tr.Seed, len(tr.Steps))
 			}
 		}
 	}
@@ -470,6 +404,9 @@ func TestOracleReplans(t *testing.T) {
 	}
 }
 
+// BenchmarkStep times Step alone. Unlike envtest.BenchmarkStepsOnly it
+// always resets to seed 0: a new level per episode would be generated off the
+// clock but multiply the run's wall time tenfold.
 func BenchmarkStep(b *testing.B) {
 	r := registry(b)
 	for _, id := range r.IDs() {

@@ -1,7 +1,6 @@
 package sudoku
 
 import (
-	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -10,14 +9,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/envtest"
 )
 
-func registry(t testing.TB) *envs.Registry {
-	t.Helper()
-	r := envs.NewRegistry()
-	if err := Register(r); err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
+func registry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, Register) }
 
 func inner(e envs.Env) *Env { return e.(envs.Unwrapper).Unwrap().(*Env) }
 
@@ -31,13 +23,7 @@ func inner(e envs.Env) *Env { return e.(envs.Unwrapper).Unwrap().(*Env) }
 //	4 3 | 2 .
 func game(t *testing.T) (envs.Env, *Env) {
 	t.Helper()
-	e, err := registry(t).Make("game:Sudoku-v0-easy", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := e.Reset(1); err != nil {
-		t.Fatal(err)
-	}
+	e := envtest.MakeReset(t, registry(t), "game:Sudoku-v0-easy", 1)
 	g := inner(e)
 	g.solution = []int8{1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1}
 	g.board = []int8{0, 2, 3, 4, 3, 4, 0, 2, 2, 1, 4, 3, 4, 3, 2, 0}
@@ -45,74 +31,48 @@ func game(t *testing.T) (envs.Env, *Env) {
 	return e, g
 }
 
-type step struct {
-	action      string
-	obs         string
-	reward      float64
-	term, trunc bool
-	format      bool
-	invalid     bool
-	success     bool
-}
-
-func play(t *testing.T, e envs.Env, steps []step) {
-	t.Helper()
-	for i, s := range steps {
-		res, err := e.Step(s.action)
-		if err != nil {
-			t.Fatalf("step %d: %v", i, err)
-		}
-		if res.Observation != s.obs || math.Abs(res.Reward-s.reward) > 1e-12 || res.Terminated != s.term ||
-			res.Truncated != s.trunc || res.Info.FormatError != s.format || res.Info.InvalidAction != s.invalid || res.Info.Success != s.success {
-			t.Fatalf("step %d %q:\n got obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v\nwant obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v",
-				i, s.action, res.Observation, res.Reward, res.Terminated, res.Truncated, res.Info.FormatError, res.Info.InvalidAction, res.Info.Success,
-				s.obs, s.reward, s.term, s.trunc, s.format, s.invalid, s.success)
-		}
-	}
-}
-
 func TestRules(t *testing.T) {
 	t.Run("placements, illegal moves and a win", func(t *testing.T) {
 		e, _ := game(t)
-		play(t, e, []step{
-			{action: `\boxed{1 1 1}`, obs: "At turn 1, you placed 1 at R1 C1, which is correct.", reward: 1.0 / 3},
-			{action: `\boxed{1 1 1}`, obs: "At turn 2, you tried to place 1 at R1 C1, which is already filled. You cannot overwrite pre-filled cells.", invalid: true},
-			{action: `\boxed{1 2 2}`, obs: "At turn 3, you tried to place 2 at R1 C2, which is already filled. You cannot overwrite pre-filled cells.", invalid: true},
+		envtest.Expect(t, e, []envtest.Want{
+			{Action: `\boxed{1 1 1}`, Obs: "At turn 1, you placed 1 at R1 C1, which is correct.", Reward: 1.0 / 3},
+			{Action: `\boxed{1 1 1}`, Obs: "At turn 2, you tried to place 1 at R1 C1, which is already filled. You cannot overwrite pre-filled cells.", InvalidAction: true},
+			{Action: `\boxed{1 2 2}`, Obs: "At turn 3, you tried to place 2 at R1 C2, which is already filled. You cannot overwrite pre-filled cells.", InvalidAction: true},
 			// 3 clashes with nothing in row 2, column 3 or its box, but is
 			// not the solution's digit: GEM rejects it all the same.
-			{action: `\boxed{2 3 3}`, obs: "At turn 4, you tried to place 3 at R2 C3, which violates Sudoku rules.", invalid: true},
-			{action: `\boxed{5 1 1}`, obs: "At turn 5, you tried to place 1 at R5 C1, which is out of bounds.", invalid: true},
-			{action: `\boxed{01 1 0}`, obs: "At turn 6, you tried to place 0 at R1 C1, which is out of bounds.", invalid: true},
-			{action: `\boxed{99999999999999999999 1 1}`, obs: "At turn 7, you tried to place 1 at R99999999999999999999 C1, which is out of bounds.", invalid: true},
-			{action: `maybe \boxed{2 3 2}, or rather \boxed{2 3 1}`, obs: "At turn 8, you placed 1 at R2 C3, which is correct.", reward: 1.0 / 3},
-			{action: `\boxed{4 4 1}`, obs: "Congratulations! You have completed the Sudoku puzzle!", reward: 1.0 / 3, term: true, success: true},
+			{Action: `\boxed{2 3 3}`, Obs: "At turn 4, you tried to place 3 at R2 C3, which violates Sudoku rules.", InvalidAction: true},
+			{Action: `\boxed{5 1 1}`, Obs: "At turn 5, you tried to place 1 at R5 C1, which is out of bounds.", InvalidAction: true},
+			{Action: `\boxed{01 1 0}`, Obs: "At turn 6, you tried to place 0 at R1 C1, which is out of bounds.", InvalidAction: true},
+			{Action: `\boxed{99999999999999999999 1 1}`, Obs: "At turn 7, you tried to place 1 at R99999999999999999999 C1, which is out of bounds.", InvalidAction: true},
+			{Action: `maybe \boxed{2 3 2}, or rather \boxed{2 3 1}`, Obs: "At turn 8, you placed 1 at R2 C3, which is correct.", Reward: 1.0 / 3},
+			{Action: `\boxed{4 4 1}`, Obs: "Congratulations! You have completed the Sudoku puzzle!", Reward: 1.0 / 3, Terminated: true, Success: true},
 		})
 	})
 	t.Run("unparseable ends the episode", func(t *testing.T) {
 		for _, a := range []string{`\boxed{1 1}`, `\boxed{1 1 -1}`, `\boxed{1,1,1}`, `1 1 1`, `\boxed{a 1 1}`} {
 			e, _ := game(t)
-			play(t, e, []step{{action: a, obs: "You did not provide a valid guess.", reward: -0.1, term: true, format: true}})
+			envtest.Expect(t, e, []envtest.Want{{Action: a, Obs: "You did not provide a valid guess.", Reward: -0.1, Terminated: true, FormatError: true}})
 		}
 	})
 	t.Run("max turns", func(t *testing.T) {
 		e, g := game(t)
 		g.turn = 13
-		play(t, e, []step{
-			{action: `\boxed{1 1 4}`, obs: "At turn 14, you tried to place 4 at R1 C1, which violates Sudoku rules.", invalid: true},
+		envtest.Expect(t, e, []envtest.Want{
+			{Action: `\boxed{1 1 4}`, Obs: "At turn 14, you tried to place 4 at R1 C1, which violates Sudoku rules.", InvalidAction: true},
 			// A correct placement on the last turn keeps its reward.
-			{action: `\boxed{1 1 1}`, obs: "You have reached the maximum number of turns.", reward: 1.0 / 3, term: true, trunc: true},
+			{Action: `\boxed{1 1 1}`, Obs: "You have reached the maximum number of turns.", Reward: 1.0 / 3, Terminated: true, Truncated: true},
 		})
 		e, g = game(t)
 		g.turn = 14
-		play(t, e, []step{{action: `\boxed{1 1 2}`, obs: "You have reached the maximum number of turns.", term: true, trunc: true, invalid: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: `\boxed{1 1 2}`, Obs: "You have reached the maximum number of turns.", Terminated: true, Truncated: true, InvalidAction: true}})
 		e, g = game(t)
 		g.turn = 14
-		play(t, e, []step{{action: "pass", obs: "You did not provide a valid guess.", reward: -0.1, term: true, trunc: true, format: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: "pass", Obs: "You did not provide a valid guess.", Reward: -0.1, Terminated: true, Truncated: true, FormatError: true}})
 		// Completing the grid on the last turn is a win, not a truncation.
 		e, g = game(t)
 		g.board[0], g.board[6], g.filled = 1, 1, 2
 		g.turn = 14
-		play(t, e, []step{{action: `\boxed{4 4 1}`, obs: "Congratulations! You have completed the Sudoku puzzle!", reward: 1.0 / 3, term: true, success: true}})
+		envtest.Expect(t, e, []envtest.Want{{Action: `\boxed{4 4 1}`, Obs: "Congratulations! You have completed the Sudoku puzzle!", Reward: 1.0 / 3, Terminated: true, Success: true}})
 	})
 }
 
@@ -129,10 +89,7 @@ func TestRender(t *testing.T) {
 		t.Fatalf("placed digit not shown:\n%s", res.Info.Suffix)
 	}
 
-	h, err := registry(t).Make("game:Sudoku-v0-hard", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := envtest.Make(t, registry(t), "game:Sudoku-v0-hard", nil)
 	h.Reset(1)
 	g := inner(h)
 	for i := range 81 {
@@ -223,10 +180,7 @@ func TestPuzzles(t *testing.T) {
 		{"game:Sudoku-v0-hard", map[string]any{"clues": 25, "max_turns": 56}, 3},
 	}
 	for _, tt := range cases {
-		e, err := r.Make(tt.id, tt.opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		e := envtest.Make(t, r, tt.id, tt.opts)
 		for seed := range tt.seeds {
 			if _, _, err := e.Reset(seed); err != nil {
 				t.Fatal(err)
@@ -306,12 +260,7 @@ func naiveSolutions(grid []int8, s, from int) int {
 	return n
 }
 
-func TestConformance(t *testing.T) {
-	r := registry(t)
-	for _, id := range r.IDs() {
-		t.Run(id, func(t *testing.T) { envtest.Run(t, r, id) })
-	}
-}
+func TestConformance(t *testing.T) { envtest.RunAll(t, registry(t)) }
 
 // TestOracleWinsEverySeed: 200/200 wins per variant, one correct placement
 // per empty cell, no wasted turn.
@@ -320,18 +269,14 @@ func TestOracleWinsEverySeed(t *testing.T) {
 	for _, id := range r.IDs() {
 		spec, _ := r.Lookup(id)
 		e, _ := r.Make(id, nil)
-		for seed := range uint64(200) {
-			tr, err := envtest.Play(e, seed, envtest.OraclePolicy, spec.MaxTurns)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for tr := range envtest.OracleEpisodes(t, e, 200, spec.MaxTurns) {
 			g := inner(e)
 			if !tr.Success() || len(tr.Steps) != g.empty || math.Abs(tr.Return()-1) > 1e-9 {
 				t.Fatalf("%s seed %d: oracle success=%v in %d steps for %d empty cells, return %v:\n%s",
-					id, seed, tr.Success(), len(tr.Steps), g.empty, tr.Return(), tr)
+					id, tr.Seed, tr.Success(), len(tr.Steps), g.empty, tr.Return(), tr)
 			}
 			if g.empty > spec.MaxTurns || 1/float64(g.empty) > spec.RewardMax+1e-12 {
-				t.Fatalf("%s seed %d: %d empty cells do not fit the spec's turns or reward bound", id, seed, g.empty)
+				t.Fatalf("%s seed %d: %d empty cells do not fit the spec's turns or reward bound", id, tr.Seed, g.empty)
 			}
 		}
 	}
@@ -351,18 +296,12 @@ func TestOracleChoosesForcedCell(t *testing.T) {
 
 func TestOptions(t *testing.T) {
 	r := registry(t)
-	e, err := r.Make("game:Sudoku-v0-easy", map[string]any{"scale": 9, "clues": 30, "max_turns": 60})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := envtest.Make(t, r, "game:Sudoku-v0-easy", map[string]any{"scale": 9, "clues": 30, "max_turns": 60})
 	e.Reset(0)
 	if g := inner(e); g.scale != 9 || g.clues != 30 || g.maxTurns != 60 || g.empty != 51 {
 		t.Fatalf("options not applied: scale %d clues %d turns %d empty %d", g.scale, g.clues, g.maxTurns, g.empty)
 	}
-	e, err = r.Make("game:Sudoku-v0-hard", map[string]any{"scale": nil})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e = envtest.Make(t, r, "game:Sudoku-v0-hard", map[string]any{"scale": nil})
 	sizes := map[int]bool{}
 	for seed := range uint64(20) {
 		e.Reset(seed)
@@ -371,85 +310,19 @@ func TestOptions(t *testing.T) {
 	if len(sizes) != 2 {
 		t.Fatalf("a null scale should draw GEM's random presets; drew scales %v", sizes)
 	}
-	for _, tt := range []struct {
-		opts   map[string]any
-		option string
-	}{
-		{map[string]any{"scale": 16}, "scale"},
-		{map[string]any{"clues": 3, "max_turns": 20}, "clues"},
-		{map[string]any{"clues": 16}, "clues"},
-		{map[string]any{"scale": 9, "clues": 24, "max_turns": 60}, "clues"},
-		{map[string]any{"max_turns": 5}, "max_turns"}, // 6 empty cells
-		{map[string]any{"givens": 10}, "givens"},
-		{map[string]any{"scale": "4"}, "scale"},
-	} {
-		_, err := r.Make("game:Sudoku-v0-easy", tt.opts)
-		var oe *envs.OptionError
-		if !errors.As(err, &oe) || oe.Option != tt.option {
-			t.Errorf("options %v: err %v, want an OptionError naming %q", tt.opts, err, tt.option)
-		}
-	}
+	envtest.OptionErrors(t, r, "game:Sudoku-v0-easy", []envtest.OptionCase{
+		{Options: map[string]any{"scale": 16}, Option: "scale"},
+		{Options: map[string]any{"clues": 3, "max_turns": 20}, Option: "clues"},
+		{Options: map[string]any{"clues": 16}, Option: "clues"},
+		{Options: map[string]any{"scale": 9, "clues": 24, "max_turns": 60}, Option: "clues"},
+		{Options: map[string]any{"max_turns": 5}, Option: "max_turns"}, // 6 empty cells
+		{Options: map[string]any{"givens": 10}, Option: "givens"},
+		{Options: map[string]any{"scale": "4"}, Option: "scale"},
+	})
 }
 
-// BenchmarkStep times Step alone: it replays oracle episodes recorded
-// beforehand (one move in four random, mostly refused), resetting off the
-// clock.
-func BenchmarkStep(b *testing.B) {
-	r := registry(b)
-	for _, id := range r.IDs() {
-		b.Run(id, func(b *testing.B) {
-			e, _ := r.Make(id, nil)
-			const episodes = 20
-			var actions [episodes][]string
-			rng := envs.NewRand(1)
-			for seed := range uint64(episodes) {
-				e.Reset(seed)
-				for done := false; !done; {
-					a, err := envtest.OraclePolicy(e)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if rng.IntN(4) == 0 {
-						a = e.SampleRandomAction(rng)
-					}
-					res, err := e.Step(a)
-					if err != nil {
-						b.Fatal(err)
-					}
-					actions[seed] = append(actions[seed], a)
-					done = res.Done()
-				}
-			}
-			// Reset a batch of instances off the clock, so the timer stops
-			// once per batch rather than once per episode.
-			batch := make([]envs.Env, 256)
-			prepare := func() {
-				for i := range batch {
-					batch[i], _ = r.Make(id, nil)
-					batch[i].Reset(uint64(i % episodes))
-				}
-			}
-			prepare()
-			ep, k := 0, 0
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				if _, err := batch[ep].Step(actions[ep%episodes][k]); err != nil {
-					b.Fatal(err)
-				}
-				if k++; k == len(actions[ep%episodes]) {
-					ep, k = ep+1, 0
-					if ep == len(batch) {
-						b.StopTimer()
-						prepare()
-						ep = 0
-						b.StartTimer()
-					}
-				}
-			}
-		})
-	}
-}
+// BenchmarkStep times Step alone on replayed oracle play (see envtest.BenchmarkReplay).
+func BenchmarkStep(b *testing.B) { envtest.BenchmarkReplay(b, registry(b)) }
 
 func BenchmarkReset(b *testing.B) {
 	r := registry(b)

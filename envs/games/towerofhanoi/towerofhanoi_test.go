@@ -1,9 +1,7 @@
 package towerofhanoi
 
 import (
-	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -14,32 +12,19 @@ import (
 
 var ids = []string{"game:TowerofHanoi-v0-easy", "game:TowerofHanoi-v0-hard", "game:TowerofHanoi-v0-random"}
 
-func registry(t testing.TB) *envs.Registry {
-	t.Helper()
-	r := envs.NewRegistry()
-	if err := Register(r); err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
+func registry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, Register) }
 
 func mustMake(t testing.TB, r *envs.Registry, id string, opts map[string]any) (envs.Env, *Env) {
 	t.Helper()
-	e, err := r.Make(id, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := envtest.Make(t, r, id, opts)
 	return e, e.(envs.Unwrapper).Unwrap().(*Env)
 }
 
 // game returns a reset -easy env (3 disks, 10 turns).
 func game(t *testing.T) (envs.Env, *Env) {
 	t.Helper()
-	e, inner := mustMake(t, registry(t), "game:TowerofHanoi-v0-easy", nil)
-	if _, _, err := e.Reset(1); err != nil {
-		t.Fatal(err)
-	}
-	return e, inner
+	e := envtest.MakeReset(t, registry(t), "game:TowerofHanoi-v0-easy", 1)
+	return e, e.(envs.Unwrapper).Unwrap().(*Env)
 }
 
 // board renders GEM's suffix for the given towers.
@@ -47,115 +32,87 @@ func board(a, b, c string) string {
 	return "Here is the current state of the tower of hanoi:\nA: [" + a + "]\nB: [" + b + "]\nC: [" + c + "]\n\nEnter your move."
 }
 
-type step struct {
-	action      string
-	obs         string
-	board       string // the expected suffix; empty skips the check
-	reward      float64
-	term, trunc bool
-	format      bool
-	invalid     bool
-	success     bool
-}
-
-func play(t *testing.T, e envs.Env, steps []step) {
-	t.Helper()
-	for i, s := range steps {
-		res, err := e.Step(s.action)
-		if err != nil {
-			t.Fatalf("step %d: %v", i, err)
-		}
-		if res.Observation != s.obs || math.Abs(res.Reward-s.reward) > 1e-12 || res.Terminated != s.term ||
-			res.Truncated != s.trunc || res.Info.FormatError != s.format || res.Info.InvalidAction != s.invalid ||
-			res.Info.Success != s.success || (s.board != "" && res.Info.Suffix != s.board) {
-			t.Fatalf("step %d %q:\n got obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v\n  suffix=%q\nwant obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v\n  suffix=%q",
-				i, s.action, res.Observation, res.Reward, res.Terminated, res.Truncated, res.Info.FormatError, res.Info.InvalidAction, res.Info.Success, res.Info.Suffix,
-				s.obs, s.reward, s.term, s.trunc, s.format, s.invalid, s.success, s.board)
-		}
-	}
-}
-
 // moves returns the steps of legal moves like "AC" played from the start
 // position, numbered from turn first.
-func moves(first int, actions ...string) []step {
+func moves(first int, actions ...string) []envtest.Want {
 	b := [3][]int{{3, 2, 1}, nil, nil}
-	var out []step
+	var out []envtest.Want
 	for i, a := range actions {
 		from, to := strings.IndexByte(towers, a[0]), strings.IndexByte(towers, a[1])
 		d := b[from][len(b[from])-1]
 		b[from] = b[from][:len(b[from])-1]
 		b[to] = append(b[to], d)
-		out = append(out, step{
-			action: fmt.Sprintf(`\boxed{%c %c}`, a[0], a[1]),
-			obs:    fmt.Sprintf("At turn %d, you moved disk %d from tower %c to tower %c.", first+i, d, a[0], a[1]),
+		out = append(out, envtest.Want{
+			Action: fmt.Sprintf(`\boxed{%c %c}`, a[0], a[1]),
+			Obs:    fmt.Sprintf("At turn %d, you moved disk %d from tower %c to tower %c.", first+i, d, a[0], a[1]),
 		})
 	}
 	return out
 }
 
-func concat(parts ...[]step) []step { return slices.Concat(parts...) }
+func concat(parts ...[]envtest.Want) []envtest.Want { return slices.Concat(parts...) }
 
 func TestRules(t *testing.T) {
 	solution := []string{"AC", "AB", "CB", "AC", "BA", "BC", "AC"}
-	won := step{action: `\boxed{A C}`, obs: "Congratulations! You solved the Tower of Hanoi Puzzle", board: board("", "", "3, 2, 1"), reward: 1, term: true, success: true}
+	won := envtest.Want{Action: `\boxed{A C}`, Obs: "Congratulations! You solved the Tower of Hanoi Puzzle", Suffix: board("", "", "3, 2, 1"), Reward: 1, Terminated: true, Success: true}
 	// After the first six moves of the solution: A [1], B [], C [3, 2].
 	sixMoves := moves(1, solution[:6]...)
-	idle := func(turn int) step {
-		return step{action: `\boxed{C C}`, obs: fmt.Sprintf("At turn %d, you moved disk 2 from tower C to tower C.", turn)}
+	idle := func(turn int) envtest.Want {
+		return envtest.Want{Action: `\boxed{C C}`, Obs: fmt.Sprintf("At turn %d, you moved disk 2 from tower C to tower C.", turn)}
 	}
 
 	tests := []struct {
 		name  string
-		steps []step
+		steps []envtest.Want
 	}{
-		{"legal moves show the board", []step{
-			{action: `move \boxed{A C}`, obs: "At turn 1, you moved disk 1 from tower A to tower C.", board: board("3, 2", "", "1")},
-			{action: `\boxed{a,b}`, obs: "At turn 2, you moved disk 2 from tower A to tower B.", board: board("3", "2", "1")},
-			{action: `\boxed{c , B}`, obs: "At turn 3, you moved disk 1 from tower C to tower B.", board: board("3", "2, 1", "")},
+		{"legal moves show the board", []envtest.Want{
+			{Action: `move \boxed{A C}`, Obs: "At turn 1, you moved disk 1 from tower A to tower C.", Suffix: board("3, 2", "", "1")},
+			{Action: `\boxed{a,b}`, Obs: "At turn 2, you moved disk 2 from tower A to tower B.", Suffix: board("3", "2", "1")},
+			{Action: `\boxed{c , B}`, Obs: "At turn 3, you moved disk 1 from tower C to tower B.", Suffix: board("3", "2, 1", "")},
 		}},
-		{"empty source", []step{
-			{action: `\boxed{B A}`, obs: "At turn 1, you tried to move from tower B, which is empty.", board: board("3, 2, 1", "", ""), invalid: true},
-			{action: `\boxed{C C}`, obs: "At turn 2, you tried to move from tower C, which is empty.", invalid: true},
+		{"empty source", []envtest.Want{
+			{Action: `\boxed{B A}`, Obs: "At turn 1, you tried to move from tower B, which is empty.", Suffix: board("3, 2, 1", "", ""), InvalidAction: true},
+			{Action: `\boxed{C C}`, Obs: "At turn 2, you tried to move from tower C, which is empty.", InvalidAction: true},
 		}},
-		{"larger onto smaller", []step{
-			{action: `\boxed{A C}`, obs: "At turn 1, you moved disk 1 from tower A to tower C."},
-			{action: `\boxed{A C}`, obs: "At turn 2, you tried to move from tower A to tower C, but the top disk on tower A is larger than the top disk on tower C.", board: board("3, 2", "", "1"), invalid: true},
+		{"larger onto smaller", []envtest.Want{
+			{Action: `\boxed{A C}`, Obs: "At turn 1, you moved disk 1 from tower A to tower C."},
+			{Action: `\boxed{A C}`, Obs: "At turn 2, you tried to move from tower A to tower C, but the top disk on tower A is larger than the top disk on tower C.", Suffix: board("3, 2", "", "1"), InvalidAction: true},
 		}},
-		{"a move onto the same tower is a legal no-op", []step{
-			{action: `\boxed{A A}`, obs: "At turn 1, you moved disk 1 from tower A to tower A.", board: board("3, 2, 1", "", "")},
+		{"a move onto the same tower is a legal no-op", []envtest.Want{
+			{Action: `\boxed{A A}`, Obs: "At turn 1, you moved disk 1 from tower A to tower A.", Suffix: board("3, 2, 1", "", "")},
 		}},
-		{"last matching box counts", []step{
-			{action: `\boxed{A C} no: \boxed{A B} \boxed{A D}`, obs: "At turn 1, you moved disk 1 from tower A to tower B.", board: board("3, 2", "1", "")},
+		{"last matching box counts", []envtest.Want{
+			{Action: `\boxed{A C} no: \boxed{A B} \boxed{A D}`, Obs: "At turn 1, you moved disk 1 from tower A to tower B.", Suffix: board("3, 2", "1", "")},
 		}},
-		{"unparseable ends the episode", []step{
-			{action: `\boxed{A D}`, obs: "You did not provide a valid action.", board: board("3, 2, 1", "", ""), reward: -0.1, term: true, format: true},
+		{"unparseable ends the episode", []envtest.Want{
+			{Action: `\boxed{A D}`, Obs: "You did not provide a valid action.", Suffix: board("3, 2, 1", "", ""), Reward: -0.1, Terminated: true, FormatError: true},
 		}},
-		{"win", concat(sixMoves, []step{won})},
+		{"win", concat(sixMoves, []envtest.Want{won})},
 		{"a win on the last turn is not truncated", concat(
-			[]step{
-				{action: `\boxed{A A}`, obs: "At turn 1, you moved disk 1 from tower A to tower A."},
-				{action: `\boxed{B B}`, obs: "At turn 2, you tried to move from tower B, which is empty.", invalid: true},
-				{action: `\boxed{A A}`, obs: "At turn 3, you moved disk 1 from tower A to tower A."},
+			[]envtest.Want{
+				{Action: `\boxed{A A}`, Obs: "At turn 1, you moved disk 1 from tower A to tower A."},
+				{Action: `\boxed{B B}`, Obs: "At turn 2, you tried to move from tower B, which is empty.", InvalidAction: true},
+				{Action: `\boxed{A A}`, Obs: "At turn 3, you moved disk 1 from tower A to tower A."},
 			},
-			moves(4, solution[:6]...), []step{won})},
-		{"max turns scores the share of disks on C", concat(sixMoves, []step{
+			moves(4, solution[:6]...), []envtest.Want{won})},
+		{"max turns scores the share of disks on C", concat(sixMoves, []envtest.Want{
 			idle(7), idle(8),
-			{action: `\boxed{B A}`, obs: "At turn 9, you tried to move from tower B, which is empty.", invalid: true},
-			{action: `\boxed{A B}`, obs: "You have reached the maximum number of turns.", board: board("", "1", "3, 2"), reward: 2.0 / 3, term: true, trunc: true},
+			{Action: `\boxed{B A}`, Obs: "At turn 9, you tried to move from tower B, which is empty.", InvalidAction: true},
+			{Action: `\boxed{A B}`, Obs: "You have reached the maximum number of turns.", Suffix: board("", "1", "3, 2"), Reward: 2.0 / 3, Terminated: true, Truncated: true},
 		})},
-		{"an illegal last move still scores C", concat(sixMoves, []step{
+		{"an illegal last move still scores C", concat(sixMoves, []envtest.Want{
 			idle(7), idle(8), idle(9),
-			{action: `\boxed{C A}`, obs: "You have reached the maximum number of turns.", board: board("1", "", "3, 2"), reward: 2.0 / 3, term: true, trunc: true, invalid: true},
+			{Action: `\boxed{C A}`, Obs: "You have reached the maximum number of turns.", Suffix: board("1", "", "3, 2"), Reward: 2.0 / 3, Terminated: true, Truncated: true, InvalidAction: true},
 		})},
-		{"unparseable on the last turn is also truncated", concat(sixMoves, []step{
+		{"unparseable on the last turn is also truncated", concat(sixMoves, []envtest.Want{
 			idle(7), idle(8), idle(9),
-			{action: `A to C`, obs: "You did not provide a valid action.", reward: -0.1, term: true, trunc: true, format: true},
+			{Action: `A to C`, Obs: "You did not provide a valid action.", Reward: -0.1, Terminated: true, Truncated: true, FormatError: true},
 		})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e, _ := game(t)
-			play(t, e, tt.steps)
+			envtest.Expect(t, e, tt.steps)
 		})
 	}
 }
@@ -240,9 +197,7 @@ func TestConformance(t *testing.T) {
 	if got := r.IDs(); !slices.Equal(got, ids) {
 		t.Fatalf("registered ids %v, want %v", got, ids)
 	}
-	for _, id := range ids {
-		t.Run(id, func(t *testing.T) { envtest.Run(t, r, id) })
-	}
+	envtest.RunAll(t, r, ids...)
 }
 
 func TestOracleWinsEverySeed(t *testing.T) {
@@ -250,14 +205,10 @@ func TestOracleWinsEverySeed(t *testing.T) {
 	for _, id := range ids {
 		spec, _ := r.Lookup(id)
 		e, g := mustMake(t, r, id, nil)
-		for seed := range uint64(200) {
-			tr, err := envtest.Play(e, seed, envtest.OraclePolicy, spec.MaxTurns)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for tr := range envtest.OracleEpisodes(t, e, 200, spec.MaxTurns) {
 			if !tr.Success() || len(tr.Steps) != 1<<g.numDisks-1 {
 				t.Fatalf("%s seed %d: oracle took %d moves for %d disks (won=%v), want the optimal %d:\n%s",
-					id, seed, len(tr.Steps), g.numDisks, tr.Success(), 1<<g.numDisks-1, tr)
+					id, tr.Seed, len(tr.Steps), g.numDisks, tr.Success(), 1<<g.numDisks-1, tr)
 			}
 		}
 	}
@@ -362,52 +313,14 @@ func TestOptions(t *testing.T) {
 	if g.config != (config{3, 10}) {
 		t.Fatalf("options leaked into the defaults: easy now has %+v", g.config)
 	}
-	for _, tt := range []struct {
-		id     string
-		opts   map[string]any
-		option string
-	}{
-		{"game:TowerofHanoi-v0-easy", map[string]any{"disks": 4}, "disks"},
-		{"game:TowerofHanoi-v0-random", map[string]any{"towers": 4}, "towers"},
-		{"game:TowerofHanoi-v0-easy", map[string]any{"num_disks": "five"}, "num_disks"},
-		{"game:TowerofHanoi-v0-hard", map[string]any{"max_turns": true}, "max_turns"},
-		{"game:TowerofHanoi-v0-easy", map[string]any{"num_disks": 0}, "num_disks"},
-		{"game:TowerofHanoi-v0-easy", map[string]any{"max_turns": -1}, "max_turns"},
-	} {
-		_, err := r.Make(tt.id, tt.opts)
-		var oe *envs.OptionError
-		if !errors.As(err, &oe) || oe.Option != tt.option || oe.Env != tt.id {
-			t.Errorf("%s %v: err %v, want an OptionError naming %q", tt.id, tt.opts, err, tt.option)
-		}
-	}
+	envtest.OptionErrors(t, r, "game:TowerofHanoi-v0-easy", []envtest.OptionCase{
+		{Options: map[string]any{"disks": 4}, Option: "disks"},
+		{Options: map[string]any{"num_disks": "five"}, Option: "num_disks"},
+		{Options: map[string]any{"num_disks": 0}, Option: "num_disks"},
+		{Options: map[string]any{"max_turns": -1}, Option: "max_turns"},
+	})
+	envtest.OptionErrors(t, r, "game:TowerofHanoi-v0-random", []envtest.OptionCase{{Options: map[string]any{"towers": 4}, Option: "towers"}})
+	envtest.OptionErrors(t, r, "game:TowerofHanoi-v0-hard", []envtest.OptionCase{{Options: map[string]any{"max_turns": true}, Option: "max_turns"}})
 }
 
-func BenchmarkStep(b *testing.B) {
-	r := registry(b)
-	for _, id := range ids {
-		b.Run(id, func(b *testing.B) {
-			e, _ := mustMake(b, r, id, nil)
-			rng := envs.NewRand(1)
-			seed := uint64(0)
-			if _, _, err := e.Reset(seed); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			steps := 0
-			for b.Loop() {
-				res, err := e.Step(e.SampleRandomAction(rng))
-				if err != nil {
-					b.Fatal(err)
-				}
-				steps++
-				if res.Done() {
-					seed++
-					if _, _, err := e.Reset(seed); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-			b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
-		})
-	}
-}
+func BenchmarkStep(b *testing.B) { envtest.BenchmarkSteps(b, registry(b), ids...) }

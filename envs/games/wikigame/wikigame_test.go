@@ -3,7 +3,6 @@ package wikigame
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"testing"
 
@@ -11,14 +10,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/envtest"
 )
 
-func registry(t testing.TB) *envs.Registry {
-	t.Helper()
-	r := envs.NewRegistry()
-	if err := Register(r); err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
+func registry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, Register) }
 
 // mapBackend is a Backend that is not a *Graph, so the rules are tested
 // through the interface alone.
@@ -80,35 +72,22 @@ func game(t *testing.T, variant string, maxTurns int) (*Env, string, envs.Info) 
 	return e, obs, info
 }
 
-type step struct {
-	action      string
-	obs         string
-	reward      float64
-	term, trunc bool
-	format      bool
-	invalid     bool
-	success     bool
-	page        string // the current page afterwards
-}
-
-func play(t *testing.T, e *Env, steps []step) {
+// play plays a rule table on e: every step's suffix is the task's current one.
+func play(t *testing.T, e *Env, steps []envtest.Want) {
 	t.Helper()
-	for i, s := range steps {
-		res, err := e.Step(s.action)
-		if err != nil {
-			t.Fatalf("step %d: %v", i, err)
-		}
-		if res.Observation != s.obs || math.Abs(res.Reward-s.reward) > 1e-12 || res.Terminated != s.term || res.Truncated != s.trunc ||
-			res.Info.FormatError != s.format || res.Info.InvalidAction != s.invalid || res.Info.Success != s.success {
-			t.Fatalf("step %d %q:\n got obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v\nwant obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v",
-				i, s.action, res.Observation, res.Reward, res.Terminated, res.Truncated, res.Info.FormatError, res.Info.InvalidAction, res.Info.Success,
-				s.obs, s.reward, s.term, s.trunc, s.format, s.invalid, s.success)
-		}
-		if s.page != "" && e.current.Title != s.page {
-			t.Fatalf("step %d %q: on page %q, want %q", i, s.action, e.current.Title, s.page)
-		}
+	envtest.Table{Each: func(t testing.TB, i int, _ envtest.Want, res envs.StepResult) {
 		if res.Info.Suffix != e.suffix() {
 			t.Fatalf("step %d: info suffix is not the current task suffix", i)
+		}
+	}}.Expect(t, e, steps)
+}
+
+// on checks the page a step leaves the player on.
+func on(e *Env, page string) envtest.Check {
+	return func(t testing.TB, i int, w envtest.Want, _ envs.StepResult) {
+		t.Helper()
+		if e.current.Title != page {
+			t.Fatalf("step %d %q: on page %q, want %q", i, w.Action, e.current.Title, page)
 		}
 	}
 }
@@ -120,87 +99,87 @@ func at(format string, turn int) string { return fmt.Sprintf(format, turn) }
 func TestRulesNoRegrets(t *testing.T) {
 	t.Run("moves, invalid titles, format errors and the win", func(t *testing.T) {
 		e, _, _ := game(t, NoRegrets, 10)
-		play(t, e, []step{
-			{action: `I'll go up. \boxed{Gamma} no, \boxed{Beta}`, obs: at(navBeta, 1), reward: StepReward, page: "Beta"},
-			{action: `\boxed{Gamma}`, obs: "At turn 2, you guessed 'Gamma', which is neither a neighboring page of 'Beta', " +
+		play(t, e, []envtest.Want{
+			{Action: `I'll go up. \boxed{Gamma} no, \boxed{Beta}`, Obs: at(navBeta, 1), Reward: StepReward, Check: on(e, "Beta")},
+			{Action: `\boxed{Gamma}`, Obs: "At turn 2, you guessed 'Gamma', which is neither a neighboring page of 'Beta', " +
 				"and neither could it be construed as a valid neighboring page title of it. You must match **exactly** one of the neighboring page titles to navigate there.",
-				reward: InvalidActionReward, invalid: true, page: "Beta"},
-			{action: `\boxed{targ}`, obs: "At turn 3, you guessed 'targ', which is neither a neighboring page of 'Beta', " +
+				Reward: InvalidActionReward, InvalidAction: true, Check: on(e, "Beta")},
+			{Action: `\boxed{targ}`, Obs: "At turn 3, you guessed 'targ', which is neither a neighboring page of 'Beta', " +
 				"Did you mean 'Target'? You must match **exactly** one of the neighboring page titles to navigate there.",
-				reward: InvalidActionReward, invalid: true, page: "Beta"},
-			{action: `\boxed{ Target}`, obs: "At turn 4, you guessed ' Target', which is neither a neighboring page of 'Beta', " +
+				Reward: InvalidActionReward, InvalidAction: true, Check: on(e, "Beta")},
+			{Action: `\boxed{ Target}`, Obs: "At turn 4, you guessed ' Target', which is neither a neighboring page of 'Beta', " +
 				"and neither could it be construed as a valid neighboring page title of it. You must match **exactly** one of the neighboring page titles to navigate there.",
-				reward: InvalidActionReward, invalid: true},
-			{action: "Target", obs: "At turn 5, you did not provide a valid page title.", reward: FormatErrorReward, format: true},
-			{action: `\boxed{}`, obs: "At turn 6, you did not provide a valid page title.", reward: FormatErrorReward, format: true},
-			{action: `\boxed{<PREV_PAGE>}`, obs: "At turn 7, you attempted to backtrack to the previous page, but backtracking is not allowed in this variant of the Wikipedia Game.",
-				reward: InvalidActionReward, invalid: true, page: "Beta"},
-			{action: `\boxed{Target}`, obs: "Congratulations! You have reached the target page 'Target' in 8 turns.", reward: SuccessReward, term: true, success: true, page: "Target"},
+				Reward: InvalidActionReward, InvalidAction: true},
+			{Action: "Target", Obs: "At turn 5, you did not provide a valid page title.", Reward: FormatErrorReward, FormatError: true},
+			{Action: `\boxed{}`, Obs: "At turn 6, you did not provide a valid page title.", Reward: FormatErrorReward, FormatError: true},
+			{Action: `\boxed{<PREV_PAGE>}`, Obs: "At turn 7, you attempted to backtrack to the previous page, but backtracking is not allowed in this variant of the Wikipedia Game.",
+				Reward: InvalidActionReward, InvalidAction: true, Check: on(e, "Beta")},
+			{Action: `\boxed{Target}`, Obs: "Congratulations! You have reached the target page 'Target' in 8 turns.", Reward: SuccessReward, Terminated: true, Success: true, Check: on(e, "Target")},
 		})
 	})
 	t.Run("revisiting is a move", func(t *testing.T) {
 		e, _, _ := game(t, NoRegrets, 10)
-		play(t, e, []step{
-			{action: `\boxed{Beta}`, obs: at(navBeta, 1), reward: StepReward},
-			{action: `\boxed{Alpha}`, obs: "At turn 2, you navigated to the 'Alpha' page. Here is a summary of the page:\nThe first page....\n", reward: StepReward, page: "Alpha"},
-			{action: `\boxed{Beta}`, obs: at(navBeta, 3), reward: StepReward, page: "Beta"},
+		play(t, e, []envtest.Want{
+			{Action: `\boxed{Beta}`, Obs: at(navBeta, 1), Reward: StepReward},
+			{Action: `\boxed{Alpha}`, Obs: "At turn 2, you navigated to the 'Alpha' page. Here is a summary of the page:\nThe first page....\n", Reward: StepReward, Check: on(e, "Alpha")},
+			{Action: `\boxed{Beta}`, Obs: at(navBeta, 3), Reward: StepReward, Check: on(e, "Beta")},
 		})
 	})
 	t.Run("a dead end loses", func(t *testing.T) {
 		e, _, _ := game(t, NoRegrets, 10)
-		play(t, e, []step{{action: `\boxed{Dead end}`, obs: "At turn 1, you navigated to the 'Dead end' page, which is a dead-end page with no neighboring pages.",
-			reward: FailReward, term: true, page: "Dead end"}})
+		play(t, e, []envtest.Want{{Action: `\boxed{Dead end}`, Obs: "At turn 1, you navigated to the 'Dead end' page, which is a dead-end page with no neighboring pages.",
+			Reward: FailReward, Terminated: true, Check: on(e, "Dead end")}})
 	})
 	t.Run("the turn limit keeps the step penalty", func(t *testing.T) {
 		e, _, _ := game(t, NoRegrets, 3)
 		limit := "At turn 3, you have reached the maximum number of turns without reaching the target page 'Target'."
-		play(t, e, []step{
-			{action: `\boxed{Beta}`, obs: at(navBeta, 1), reward: StepReward},
-			{action: `\boxed{Alpha}`, obs: "At turn 2, you navigated to the 'Alpha' page. Here is a summary of the page:\nThe first page....\n", reward: StepReward},
-			{action: `\boxed{Beta}`, obs: limit, reward: StepReward + FailReward, term: true, trunc: true, page: "Beta"},
+		play(t, e, []envtest.Want{
+			{Action: `\boxed{Beta}`, Obs: at(navBeta, 1), Reward: StepReward},
+			{Action: `\boxed{Alpha}`, Obs: "At turn 2, you navigated to the 'Alpha' page. Here is a summary of the page:\nThe first page....\n", Reward: StepReward},
+			{Action: `\boxed{Beta}`, Obs: limit, Reward: StepReward + FailReward, Terminated: true, Truncated: true, Check: on(e, "Beta")},
 		})
 	})
 	t.Run("the turn limit after an invalid title, a format error or a backtrack", func(t *testing.T) {
 		limit := "At turn 1, you have reached the maximum number of turns without reaching the target page 'Target'."
-		for _, s := range []step{
-			{action: `\boxed{Nowhere}`, obs: limit, reward: InvalidActionReward, term: true, trunc: true, invalid: true},
-			{action: `nothing`, obs: limit, reward: FormatErrorReward, term: true, trunc: true, format: true},
-			{action: `\boxed{<PREV_PAGE>}`, obs: limit, reward: InvalidActionReward, term: true, trunc: true, invalid: true},
+		for _, s := range []envtest.Want{
+			{Action: `\boxed{Nowhere}`, Obs: limit, Reward: InvalidActionReward, Terminated: true, Truncated: true, InvalidAction: true},
+			{Action: `nothing`, Obs: limit, Reward: FormatErrorReward, Terminated: true, Truncated: true, FormatError: true},
+			{Action: `\boxed{<PREV_PAGE>}`, Obs: limit, Reward: InvalidActionReward, Terminated: true, Truncated: true, InvalidAction: true},
 		} {
 			e, _, _ := game(t, NoRegrets, 1)
-			play(t, e, []step{s})
+			play(t, e, []envtest.Want{s})
 		}
 	})
 	t.Run("a win on the last turn is not truncated", func(t *testing.T) {
 		e, _, _ := game(t, NoRegrets, 2)
-		play(t, e, []step{
-			{action: `\boxed{Beta}`, obs: at(navBeta, 1), reward: StepReward},
-			{action: `\boxed{Target}`, obs: "Congratulations! You have reached the target page 'Target' in 2 turns.", reward: SuccessReward, term: true, success: true},
+		play(t, e, []envtest.Want{
+			{Action: `\boxed{Beta}`, Obs: at(navBeta, 1), Reward: StepReward},
+			{Action: `\boxed{Target}`, Obs: "Congratulations! You have reached the target page 'Target' in 2 turns.", Reward: SuccessReward, Terminated: true, Success: true},
 		})
 	})
 }
 
 func TestRulesOneBack(t *testing.T) {
 	e, _, _ := game(t, OneBack, 10)
-	play(t, e, []step{
-		{action: `\boxed{<PREV_PAGE>}`, obs: "At turn 1, you attempted to backtrack to the previous page, but there is no previous page that you can return to.",
-			reward: InvalidActionReward, invalid: true, page: "Alpha"},
-		{action: `\boxed{Dead end}`, obs: "At turn 2, you reached a dead-end page 'Dead end' with no neighboring pages. " +
+	play(t, e, []envtest.Want{
+		{Action: `\boxed{<PREV_PAGE>}`, Obs: "At turn 1, you attempted to backtrack to the previous page, but there is no previous page that you can return to.",
+			Reward: InvalidActionReward, InvalidAction: true, Check: on(e, "Alpha")},
+		{Action: `\boxed{Dead end}`, Obs: "At turn 2, you reached a dead-end page 'Dead end' with no neighboring pages. " +
 			"You have been automatically backtracked to the previous page 'Alpha' at the cost of an additional turn. So now, you are at turn 3. " +
-			"Here is a summary of the page:\nThe first page....\n", reward: 2 * StepReward, page: "Alpha"},
-		{action: `\boxed{Beta}`, obs: at(navBeta, 4), reward: StepReward, page: "Beta"},
-		{action: `\boxed{Alpha}`, obs: "At turn 5, you navigated to the 'Alpha' page. Here is a summary of the page:\nThe first page....\n", reward: StepReward, page: "Alpha"},
-		{action: `\boxed{<PREV_PAGE>}`, obs: "At turn 6, you backtracked to the previous page 'Beta'. Here is a summary of the page:\nThe second page....\n",
-			reward: StepReward, page: "Beta"},
-		{action: `\boxed{<PREV_PAGE>}`, obs: "At turn 7, you attempted to backtrack to the previous page, but you have already backtracked once and cannot do so again.",
-			reward: InvalidActionReward, invalid: true, page: "Beta"},
-		{action: `\boxed{Target}`, obs: "Congratulations! You have reached the target page 'Target' in 8 turns.", reward: SuccessReward, term: true, success: true},
+			"Here is a summary of the page:\nThe first page....\n", Reward: 2 * StepReward, Check: on(e, "Alpha")},
+		{Action: `\boxed{Beta}`, Obs: at(navBeta, 4), Reward: StepReward, Check: on(e, "Beta")},
+		{Action: `\boxed{Alpha}`, Obs: "At turn 5, you navigated to the 'Alpha' page. Here is a summary of the page:\nThe first page....\n", Reward: StepReward, Check: on(e, "Alpha")},
+		{Action: `\boxed{<PREV_PAGE>}`, Obs: "At turn 6, you backtracked to the previous page 'Beta'. Here is a summary of the page:\nThe second page....\n",
+			Reward: StepReward, Check: on(e, "Beta")},
+		{Action: `\boxed{<PREV_PAGE>}`, Obs: "At turn 7, you attempted to backtrack to the previous page, but you have already backtracked once and cannot do so again.",
+			Reward: InvalidActionReward, InvalidAction: true, Check: on(e, "Beta")},
+		{Action: `\boxed{Target}`, Obs: "Congratulations! You have reached the target page 'Target' in 8 turns.", Reward: SuccessReward, Terminated: true, Success: true},
 	})
 
 	t.Run("the dead end's extra turn can reach the limit", func(t *testing.T) {
 		e, _, _ := game(t, OneBack, 2)
-		play(t, e, []step{{action: `\boxed{Dead end}`, obs: "At turn 2, you have reached the maximum number of turns without reaching the target page 'Target'.",
-			reward: 2 * StepReward, term: true, trunc: true}})
+		play(t, e, []envtest.Want{{Action: `\boxed{Dead end}`, Obs: "At turn 2, you have reached the maximum number of turns without reaching the target page 'Target'.",
+			Reward: 2 * StepReward, Terminated: true, Truncated: true}})
 	})
 }
 
@@ -209,27 +188,27 @@ func TestRulesFreeNav(t *testing.T) {
 	if !strings.Contains(obs, "you may respond \\boxed{<PREV_PAGE>} to return to the previous page. Do note, however, that this counts towards your maximum number of turns. \n") {
 		t.Fatalf("instructions lack the freenav rule:\n%s", obs)
 	}
-	play(t, e, []step{
-		{action: `\boxed{Beta}`, obs: at(navBeta, 1), reward: StepReward},
-		{action: `\boxed{Alpha}`, obs: "At turn 2, you navigated to the 'Alpha' page. Here is a summary of the page:\nThe first page....\n", reward: StepReward},
-		{action: `\boxed{<PREV_PAGE>}`, obs: "At turn 3, you backtracked to the previous page 'Beta'. Here is a summary of the page:\nThe second page....\n", reward: StepReward, page: "Beta"},
-		{action: `\boxed{<PREV_PAGE>}`, obs: "At turn 4, you backtracked to the previous page 'Alpha'. Here is a summary of the page:\nThe first page....\n", reward: StepReward, page: "Alpha"},
-		{action: `\boxed{<PREV_PAGE>}`, obs: "At turn 5, you attempted to backtrack to the previous page, but there is no previous page that you can return to.",
-			reward: InvalidActionReward, invalid: true, page: "Alpha"},
+	play(t, e, []envtest.Want{
+		{Action: `\boxed{Beta}`, Obs: at(navBeta, 1), Reward: StepReward},
+		{Action: `\boxed{Alpha}`, Obs: "At turn 2, you navigated to the 'Alpha' page. Here is a summary of the page:\nThe first page....\n", Reward: StepReward},
+		{Action: `\boxed{<PREV_PAGE>}`, Obs: "At turn 3, you backtracked to the previous page 'Beta'. Here is a summary of the page:\nThe second page....\n", Reward: StepReward, Check: on(e, "Beta")},
+		{Action: `\boxed{<PREV_PAGE>}`, Obs: "At turn 4, you backtracked to the previous page 'Alpha'. Here is a summary of the page:\nThe first page....\n", Reward: StepReward, Check: on(e, "Alpha")},
+		{Action: `\boxed{<PREV_PAGE>}`, Obs: "At turn 5, you attempted to backtrack to the previous page, but there is no previous page that you can return to.",
+			Reward: InvalidActionReward, InvalidAction: true, Check: on(e, "Alpha")},
 	})
 }
 
 func TestRulesEidetic(t *testing.T) {
 	e, _, _ := game(t, Eidetic, 10)
-	play(t, e, []step{
-		{action: `\boxed{Target}`, obs: "At turn 1, you guessed 'Target', which is neither a neighboring page of 'Alpha', " +
+	play(t, e, []envtest.Want{
+		{Action: `\boxed{Target}`, Obs: "At turn 1, you guessed 'Target', which is neither a neighboring page of 'Alpha', " +
 			"and neither could it be construed as a valid neighboring page title of it. You must match **exactly** one of the neighboring page titles to navigate there.",
-			reward: InvalidActionReward, invalid: true},
-		{action: `\boxed{Beta}`, obs: at(navBeta, 2), reward: StepReward},
+			Reward: InvalidActionReward, InvalidAction: true},
+		{Action: `\boxed{Beta}`, Obs: at(navBeta, 2), Reward: StepReward},
 		// Gamma is no link of Beta, but Alpha's, which the agent has seen.
-		{action: `\boxed{Gamma}`, obs: "At turn 3, you navigated to the 'Gamma' page. Here is a summary of the page:\nA side page....\n", reward: StepReward, page: "Gamma"},
+		{Action: `\boxed{Gamma}`, Obs: "At turn 3, you navigated to the 'Gamma' page. Here is a summary of the page:\nA side page....\n", Reward: StepReward, Check: on(e, "Gamma")},
 		// No dead end for an eidetic player: it remembers other pages.
-		{action: `\boxed{Dead end}`, obs: "At turn 4, you navigated to the 'Dead end' page. Here is a summary of the page:\nNowhere to go....\n", reward: StepReward, page: "Dead end"},
+		{Action: `\boxed{Dead end}`, Obs: "At turn 4, you navigated to the 'Dead end' page. Here is a summary of the page:\nNowhere to go....\n", Reward: StepReward, Check: on(e, "Dead end")},
 	})
 	want := "You are currently on the 'Dead end' page. Your target page is 'Target'.\nHere is a summary of the page:\nNowhere to go....\n" +
 		"This page has the following neighboring pages: \n- \\boxed{Beta}\n- \\boxed{Dead end}\n- \\boxed{Gamma}\n- \\boxed{Alpha}\n- \\boxed{Target}\n" +
@@ -237,16 +216,16 @@ func TestRulesEidetic(t *testing.T) {
 	if got := e.suffix(); got != want {
 		t.Fatalf("eidetic suffix:\n got %q\nwant %q", got, want)
 	}
-	play(t, e, []step{{action: `\boxed{<PREV_PAGE>}`, obs: "At turn 5, you attempted to backtrack to the previous page, but backtracking is not allowed in this variant of the Wikipedia Game.",
-		reward: InvalidActionReward, invalid: true}})
-	play(t, e, []step{{action: `\boxed{Target}`, obs: "Congratulations! You have reached the target page 'Target' in 6 turns.", reward: SuccessReward, term: true, success: true}})
+	play(t, e, []envtest.Want{{Action: `\boxed{<PREV_PAGE>}`, Obs: "At turn 5, you attempted to backtrack to the previous page, but backtracking is not allowed in this variant of the Wikipedia Game.",
+		Reward: InvalidActionReward, InvalidAction: true}})
+	play(t, e, []envtest.Want{{Action: `\boxed{Target}`, Obs: "Congratulations! You have reached the target page 'Target' in 6 turns.", Reward: SuccessReward, Terminated: true, Success: true}})
 
 	// A new episode forgets (GEM remembers across episodes).
 	b := tiny()
 	e.begin(b.pages["Alpha"], b.pages["Target"])
-	play(t, e, []step{{action: `\boxed{Target}`, obs: "At turn 1, you guessed 'Target', which is neither a neighboring page of 'Alpha', " +
+	play(t, e, []envtest.Want{{Action: `\boxed{Target}`, Obs: "At turn 1, you guessed 'Target', which is neither a neighboring page of 'Alpha', " +
 		"and neither could it be construed as a valid neighboring page title of it. You must match **exactly** one of the neighboring page titles to navigate there.",
-		reward: InvalidActionReward, invalid: true}})
+		Reward: InvalidActionReward, InvalidAction: true}})
 }
 
 func TestObservations(t *testing.T) {
@@ -382,28 +361,18 @@ func TestVariants(t *testing.T) {
 	}
 }
 
-func TestConformance(t *testing.T) {
-	r := registry(t)
-	for _, id := range r.IDs() {
-		t.Run(id, func(t *testing.T) { envtest.Run(t, r, id) })
-	}
-}
+func TestConformance(t *testing.T) { envtest.RunAll(t, registry(t)) }
 
 func TestOracleWinsEverySeed(t *testing.T) {
 	r := registry(t)
 	for _, id := range r.IDs() {
-		e, _ := r.Make(id, nil)
-		spec, _ := r.Lookup(id)
-		for seed := range uint64(200) {
-			tr, err := envtest.Play(e, seed, envtest.OraclePolicy, spec.MaxTurns)
-			if err != nil {
-				t.Fatal(err)
-			}
+		_, trs := envtest.OracleWins(t, r, id, 200)
+		for _, tr := range trs {
 			if !tr.Success() {
-				t.Fatalf("%s seed %d: oracle lost:\n%s", id, seed, tr)
+				t.Fatalf("%s seed %d: oracle lost:\n%s", id, tr.Seed, tr)
 			}
 			if d := tr.FirstInfo.Extra["shortest_path"].(int); len(tr.Steps) != d {
-				t.Fatalf("%s seed %d: oracle took %d steps for a shortest path of %d", id, seed, len(tr.Steps), d)
+				t.Fatalf("%s seed %d: oracle took %d steps for a shortest path of %d", id, tr.Seed, len(tr.Steps), d)
 			}
 		}
 	}
@@ -417,13 +386,9 @@ func TestOracleOnEveryVariant(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for seed := range uint64(20) {
-			tr, err := envtest.Play(e, seed, envtest.OraclePolicy, 10)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for tr := range envtest.OracleEpisodes(t, e, 20, 10) {
 			if !tr.Success() || len(tr.Steps) != tr.FirstInfo.Extra["shortest_path"].(int) {
-				t.Fatalf("%s seed %d: oracle did not win by a shortest path:\n%s", variant, seed, tr)
+				t.Fatalf("%s seed %d: oracle did not win by a shortest path:\n%s", variant, tr.Seed, tr)
 			}
 		}
 	}
@@ -460,33 +425,24 @@ func TestOptions(t *testing.T) {
 		t.Errorf("page_summary_length default %v, want [100 characters]", def["page_summary_length"])
 	}
 
-	for _, tt := range []struct {
-		opts   map[string]any
-		option string
-	}{
-		{map[string]any{"max_turns": 0}, "max_turns"},
-		{map[string]any{"max_turns": 3}, "max_path_length"}, // easy paths reach 4 links
-		{map[string]any{"max_turns": "30"}, "max_turns"},
-		{map[string]any{"variant": "backwards"}, "variant"},
-		{map[string]any{"backend": "mw"}, "backend"},
-		{map[string]any{"backend": "kiwix"}, "backend"},
-		{map[string]any{"trawler_kwargs": map[string]any{"url": "http://localhost:8080"}}, "trawler_kwargs"},
-		{map[string]any{"page_summary_length": []any{100, "lines"}}, "page_summary_length"},
-		{map[string]any{"page_summary_length": []any{-1, "words"}}, "page_summary_length"},
-		{map[string]any{"page_summary_length": 100}, "page_summary_length"},
-		{map[string]any{"page_summary_length": []any{"100", "words"}}, "page_summary_length"},
-		{map[string]any{"page_summary_length": []any{100}}, "page_summary_length"},
-		{map[string]any{"min_path_length": 0}, "min_path_length"},
-		{map[string]any{"min_path_length": 5}, "max_path_length"},
-		{map[string]any{"max_path_length": 31}, "max_path_length"},
-		{map[string]any{"max_turn": 30}, "max_turn"},
-	} {
-		_, err := r.Make("game:WikiGame-v0-easy", tt.opts)
-		var oe *envs.OptionError
-		if !errors.As(err, &oe) || oe.Option != tt.option {
-			t.Errorf("options %v: err %v, want an OptionError naming %q", tt.opts, err, tt.option)
-		}
-	}
+	envtest.OptionErrors(t, r, "game:WikiGame-v0-easy", []envtest.OptionCase{
+		{Options: map[string]any{"max_turns": 0}, Option: "max_turns"},
+		{Options: map[string]any{"max_turns": 3}, Option: "max_path_length"}, // easy paths reach 4 links
+		{Options: map[string]any{"max_turns": "30"}, Option: "max_turns"},
+		{Options: map[string]any{"variant": "backwards"}, Option: "variant"},
+		{Options: map[string]any{"backend": "mw"}, Option: "backend"},
+		{Options: map[string]any{"backend": "kiwix"}, Option: "backend"},
+		{Options: map[string]any{"trawler_kwargs": map[string]any{"url": "http://localhost:8080"}}, Option: "trawler_kwargs"},
+		{Options: map[string]any{"page_summary_length": []any{100, "lines"}}, Option: "page_summary_length"},
+		{Options: map[string]any{"page_summary_length": []any{-1, "words"}}, Option: "page_summary_length"},
+		{Options: map[string]any{"page_summary_length": 100}, Option: "page_summary_length"},
+		{Options: map[string]any{"page_summary_length": []any{"100", "words"}}, Option: "page_summary_length"},
+		{Options: map[string]any{"page_summary_length": []any{100}}, Option: "page_summary_length"},
+		{Options: map[string]any{"min_path_length": 0}, Option: "min_path_length"},
+		{Options: map[string]any{"min_path_length": 5}, Option: "max_path_length"},
+		{Options: map[string]any{"max_path_length": 31}, Option: "max_path_length"},
+		{Options: map[string]any{"max_turn": 30}, Option: "max_turn"},
+	})
 	if _, err := New(Options{}, tiny()); err == nil {
 		t.Error("New accepted zero options")
 	}
@@ -510,32 +466,4 @@ func TestStepErrorsOnABrokenBackend(t *testing.T) {
 	}
 }
 
-func BenchmarkStep(b *testing.B) {
-	r := registry(b)
-	for _, id := range r.IDs() {
-		b.Run(id, func(b *testing.B) {
-			e, err := r.Make(id, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			rng := envs.NewRand(1)
-			seed := uint64(0)
-			if _, _, err := e.Reset(seed); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				res, err := e.Step(e.SampleRandomAction(rng))
-				if err != nil {
-					b.Fatal(err)
-				}
-				if res.Done() {
-					seed++
-					if _, _, err := e.Reset(seed); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-		})
-	}
-}
+func BenchmarkStep(b *testing.B) { envtest.BenchmarkSteps(b, registry(b)) }

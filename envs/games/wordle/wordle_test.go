@@ -1,7 +1,6 @@
 package wordle
 
 import (
-	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -15,14 +14,7 @@ import (
 
 var ids = []string{"game:Wordle-v0-easy", "game:Wordle-v0-hard", "game:Wordle-v0-random"}
 
-func registry(tb testing.TB) *envs.Registry {
-	tb.Helper()
-	r := envs.NewRegistry()
-	if err := Register(r); err != nil {
-		tb.Fatal(err)
-	}
-	return r
-}
+func registry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, Register) }
 
 func TestScore(t *testing.T) {
 	tests := []struct{ guess, secret, want string }{
@@ -62,104 +54,65 @@ func game(t *testing.T, opts Options, secret string) *Env {
 	return e
 }
 
-type step struct {
-	action     string
-	obs        string
-	reward     float64
-	terminated bool
-	truncated  bool
-	invalid    bool
-	format     bool
-	success    bool
-	parsed     string
-}
-
-func play(t *testing.T, e *Env, steps []step) {
-	t.Helper()
-	for i, s := range steps {
-		res, err := e.Step(s.action)
-		if err != nil {
-			t.Fatalf("step %d %q: %v", i, s.action, err)
-		}
-		if res.Observation != s.obs {
-			t.Errorf("step %d %q: obs\n%q\nwant\n%q", i, s.action, res.Observation, s.obs)
-		}
-		if math.Abs(res.Reward-s.reward) > 1e-12 {
-			t.Errorf("step %d %q: reward %v, want %v", i, s.action, res.Reward, s.reward)
-		}
-		if res.Terminated != s.terminated || res.Truncated != s.truncated {
-			t.Errorf("step %d %q: terminated/truncated %v/%v, want %v/%v", i, s.action, res.Terminated, res.Truncated, s.terminated, s.truncated)
-		}
-		in := res.Info
-		if in.InvalidAction != s.invalid || in.FormatError != s.format || in.Success != s.success {
-			t.Errorf("step %d %q: invalid/format/success %v/%v/%v, want %v/%v/%v", i, s.action,
-				in.InvalidAction, in.FormatError, in.Success, s.invalid, s.format, s.success)
-		}
-		if in.ParsedAction != s.parsed {
-			t.Errorf("step %d %q: parsed %q, want %q", i, s.action, in.ParsedAction, s.parsed)
-		}
-		if in.Suffix != "Enter your guess." {
-			t.Errorf("step %d: suffix %q", i, in.Suffix)
-		}
-	}
-}
+// table plays the rule tables: every step just asks for a guess.
+var table = envtest.Table{ComparesParsed: true, Each: envtest.SuffixIs("Enter your guess.")}
 
 func hard() Options { return Options{games.Int(5), true, games.Int(25)} }
 
 func TestRules(t *testing.T) {
 	t.Run("solve", func(t *testing.T) {
-		play(t, game(t, hard(), "crane"), []step{
-			{action: `I think \boxed{SLATE}`, obs: "At turn 1, you guessed SLATE\nFeedback:\nSLATE\n['X', 'X', 'G', 'X', 'G']", reward: 0.2, parsed: `\boxed{SLATE}`},
-			{action: `\boxed{slate}`, obs: "At turn 2, you guessed SLATE, which has been already guessed before.", invalid: true, parsed: `\boxed{SLATE}`},
-			{action: `\boxed{CAT}`, obs: "At turn 3, you guessed CAT which has 3 letters but the secret word has 5 letters.", invalid: true, parsed: `\boxed{CAT}`},
-			{action: `\boxed{ZZZZZ}`, obs: "At turn 4, you guessed ZZZZZ, which is not a valid English word.", invalid: true, parsed: `\boxed{ZZZZZ}`},
+		table.Expect(t, game(t, hard(), "crane"), []envtest.Want{
+			{Action: `I think \boxed{SLATE}`, Obs: "At turn 1, you guessed SLATE\nFeedback:\nSLATE\n['X', 'X', 'G', 'X', 'G']", Reward: 0.2, Parsed: `\boxed{SLATE}`},
+			{Action: `\boxed{slate}`, Obs: "At turn 2, you guessed SLATE, which has been already guessed before.", InvalidAction: true, Parsed: `\boxed{SLATE}`},
+			{Action: `\boxed{CAT}`, Obs: "At turn 3, you guessed CAT which has 3 letters but the secret word has 5 letters.", InvalidAction: true, Parsed: `\boxed{CAT}`},
+			{Action: `\boxed{ZZZZZ}`, Obs: "At turn 4, you guessed ZZZZZ, which is not a valid English word.", InvalidAction: true, Parsed: `\boxed{ZZZZZ}`},
 			// Only the new green (R) pays; A and E were green before.
-			{action: `\boxed{trace}`, obs: "At turn 5, you guessed TRACE\nFeedback:\nTRACE\n['X', 'G', 'G', 'Y', 'G']", reward: 0.1, parsed: `\boxed{TRACE}`},
+			{Action: `\boxed{trace}`, Obs: "At turn 5, you guessed TRACE\nFeedback:\nTRACE\n['X', 'G', 'G', 'Y', 'G']", Reward: 0.1, Parsed: `\boxed{TRACE}`},
 			// The last box wins; whitespace between letters is dropped.
-			{action: "\\boxed{SLATE} no: \\boxed{C R\tA\nN E}", obs: "Congratulations! You guessed the secret word CRANE in 6 turns.", reward: 0.2 + 0.5, terminated: true, success: true, parsed: `\boxed{CRANE}`},
+			{Action: "\\boxed{SLATE} no: \\boxed{C R\tA\nN E}", Obs: "Congratulations! You guessed the secret word CRANE in 6 turns.", Reward: 0.2 + 0.5, Terminated: true, Success: true, Parsed: `\boxed{CRANE}`},
 		})
 	})
 	t.Run("unparseable", func(t *testing.T) {
 		for _, a := range []string{`\boxed{CR4NE}`, "CRANE", `\boxed{}`, `\boxed{ CRANE}`, `\boxed{CRANE`} {
-			play(t, game(t, hard(), "crane"), []step{
-				{action: a, obs: "At turn 1, you did not provide a valid guess.", reward: -0.1, terminated: true, format: true},
+			table.Expect(t, game(t, hard(), "crane"), []envtest.Want{
+				{Action: a, Obs: "At turn 1, you did not provide a valid guess.", Reward: -0.1, Terminated: true, FormatError: true},
 			})
 		}
 	})
 	t.Run("max_turns", func(t *testing.T) {
 		o := hard()
 		o.MaxTurns = games.Int(2)
-		play(t, game(t, o, "crane"), []step{
-			{action: `\boxed{BRINE}`, obs: "At turn 1, you guessed BRINE\nFeedback:\nBRINE\n['X', 'G', 'X', 'G', 'G']", reward: 0.3, parsed: `\boxed{BRINE}`},
-			{action: `\boxed{CRONE}`, obs: "You have reached the maximum number of turns.", reward: 0.1, terminated: true, truncated: true, parsed: `\boxed{CRONE}`},
+		table.Expect(t, game(t, o, "crane"), []envtest.Want{
+			{Action: `\boxed{BRINE}`, Obs: "At turn 1, you guessed BRINE\nFeedback:\nBRINE\n['X', 'G', 'X', 'G', 'G']", Reward: 0.3, Parsed: `\boxed{BRINE}`},
+			{Action: `\boxed{CRONE}`, Obs: "You have reached the maximum number of turns.", Reward: 0.1, Terminated: true, Truncated: true, Parsed: `\boxed{CRONE}`},
 		})
 	})
 	t.Run("invalid_on_last_turn", func(t *testing.T) {
 		o := hard()
 		o.MaxTurns = games.Int(1)
-		play(t, game(t, o, "crane"), []step{
-			{action: `\boxed{CAT}`, obs: "You have reached the maximum number of turns.", terminated: true, truncated: true, invalid: true, parsed: `\boxed{CAT}`},
+		table.Expect(t, game(t, o, "crane"), []envtest.Want{
+			{Action: `\boxed{CAT}`, Obs: "You have reached the maximum number of turns.", Terminated: true, Truncated: true, InvalidAction: true, Parsed: `\boxed{CAT}`},
 		})
 	})
 	t.Run("format_error_on_last_turn", func(t *testing.T) {
 		o := hard()
 		o.MaxTurns = games.Int(1)
-		play(t, game(t, o, "crane"), []step{
-			{action: `nothing`, obs: "At turn 1, you did not provide a valid guess.", reward: -0.1, terminated: true, truncated: true, format: true},
+		table.Expect(t, game(t, o, "crane"), []envtest.Want{
+			{Action: `nothing`, Obs: "At turn 1, you did not provide a valid guess.", Reward: -0.1, Terminated: true, Truncated: true, FormatError: true},
 		})
 	})
 	t.Run("solve_on_last_turn", func(t *testing.T) {
 		o := hard()
 		o.MaxTurns = games.Int(1)
-		play(t, game(t, o, "crane"), []step{
-			{action: `\boxed{crane}`, obs: "Congratulations! You guessed the secret word CRANE in 1 turns.", reward: 1, terminated: true, success: true, parsed: `\boxed{CRANE}`},
+		table.Expect(t, game(t, o, "crane"), []envtest.Want{
+			{Action: `\boxed{crane}`, Obs: "Congratulations! You guessed the secret word CRANE in 1 turns.", Reward: 1, Terminated: true, Success: true, Parsed: `\boxed{CRANE}`},
 		})
 	})
 	t.Run("any_letters_when_not_only_real_words", func(t *testing.T) {
 		o := hard()
 		o.OnlyRealWords = false
-		play(t, game(t, o, "crane"), []step{
-			{action: `\boxed{ZZZZE}`, obs: "At turn 1, you guessed ZZZZE\nFeedback:\nZZZZE\n['X', 'X', 'X', 'X', 'G']", reward: 0.1, parsed: `\boxed{ZZZZE}`},
+		table.Expect(t, game(t, o, "crane"), []envtest.Want{
+			{Action: `\boxed{ZZZZE}`, Obs: "At turn 1, you guessed ZZZZE\nFeedback:\nZZZZE\n['X', 'X', 'X', 'X', 'G']", Reward: 0.1, Parsed: `\boxed{ZZZZE}`},
 		})
 	})
 }
@@ -167,17 +120,9 @@ func TestRules(t *testing.T) {
 func TestFullSolveReturnsOne(t *testing.T) {
 	r := registry(t)
 	for _, id := range ids {
-		e, err := r.Make(id, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for seed := range uint64(20) {
-			tr, err := envtest.Play(e, seed, envtest.OraclePolicy, 100)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for tr := range envtest.OracleEpisodes(t, envtest.Make(t, r, id, nil), 20, 100) {
 			if !tr.Success() || math.Abs(tr.Return()-1) > 1e-9 {
-				t.Fatalf("%s seed %d: success %v return %v; a solve must return 1", id, seed, tr.Success(), tr.Return())
+				t.Fatalf("%s seed %d: success %v return %v; a solve must return 1", id, tr.Seed, tr.Success(), tr.Return())
 			}
 		}
 	}
@@ -242,30 +187,14 @@ func TestRandomActionsAreWords(t *testing.T) {
 	}
 }
 
-func TestConformance(t *testing.T) {
-	r := registry(t)
-	for _, id := range ids {
-		t.Run(id, func(t *testing.T) { envtest.Run(t, r, id) })
-	}
-}
+func TestConformance(t *testing.T) { envtest.RunAll(t, registry(t), ids...) }
 
 func TestOracleWinsEverySeed(t *testing.T) {
 	r := registry(t)
 	for _, id := range ids {
-		spec, _ := r.Lookup(id)
-		e, err := r.Make(id, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		wins, longest := 0, 0
-		for seed := range uint64(200) {
-			tr, err := envtest.Play(e, seed, envtest.OraclePolicy, spec.MaxTurns)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tr.Success() {
-				wins++
-			}
+		wins, trs := envtest.OracleWins(t, r, id, 200)
+		longest := 0
+		for _, tr := range trs {
 			longest = max(longest, len(tr.Steps))
 		}
 		if wins != 200 {
@@ -277,57 +206,16 @@ func TestOracleWinsEverySeed(t *testing.T) {
 
 func TestOptionErrors(t *testing.T) {
 	r := registry(t)
-	tests := []struct {
-		opts   map[string]any
-		option string
-	}{
-		{map[string]any{"word_length": 2}, "word_length"},
-		{map[string]any{"word_length": 11}, "word_length"},
-		{map[string]any{"word_length": "five"}, "word_length"},
-		{map[string]any{"max_turns": 0}, "max_turns"},
-		{map[string]any{"only_real_words": "yes"}, "only_real_words"},
-		{map[string]any{"hardcore": true}, "hardcore"},
-	}
-	for _, tt := range tests {
-		_, err := r.Make("game:Wordle-v0-hard", tt.opts)
-		var oe *envs.OptionError
-		if !errors.As(err, &oe) || oe.Option != tt.option {
-			t.Errorf("options %v: err = %v, want an OptionError naming %q", tt.opts, err, tt.option)
-		}
-	}
-	for _, ok := range []map[string]any{{"word_length": 10, "max_turns": 3}, {"word_length": nil}, {"only_real_words": false}} {
-		if _, err := r.Make("game:Wordle-v0-hard", ok); err != nil {
-			t.Errorf("options %v: %v", ok, err)
-		}
-	}
+	envtest.OptionErrors(t, r, "game:Wordle-v0-hard", []envtest.OptionCase{
+		{Options: map[string]any{"word_length": 2}, Option: "word_length"},
+		{Options: map[string]any{"word_length": 11}, Option: "word_length"},
+		{Options: map[string]any{"word_length": "five"}, Option: "word_length"},
+		{Options: map[string]any{"max_turns": 0}, Option: "max_turns"},
+		{Options: map[string]any{"only_real_words": "yes"}, Option: "only_real_words"},
+		{Options: map[string]any{"hardcore": true}, Option: "hardcore"},
+	})
+	envtest.OptionsAccepted(t, r, "game:Wordle-v0-hard",
+		map[string]any{"word_length": 10, "max_turns": 3}, map[string]any{"word_length": nil}, map[string]any{"only_real_words": false})
 }
 
-func BenchmarkStep(b *testing.B) {
-	r := registry(b)
-	for _, id := range ids {
-		b.Run(id, func(b *testing.B) {
-			e, err := r.Make(id, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			rng := envs.NewRand(1)
-			seed := uint64(0)
-			if _, _, err := e.Reset(seed); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				res, err := e.Step(e.SampleRandomAction(rng))
-				if err != nil {
-					b.Fatal(err)
-				}
-				if res.Done() {
-					seed++
-					if _, _, err := e.Reset(seed); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-		})
-	}
-}
+func BenchmarkStep(b *testing.B) { envtest.BenchmarkSteps(b, registry(b), ids...) }

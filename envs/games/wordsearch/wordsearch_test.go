@@ -1,7 +1,6 @@
 package wordsearch
 
 import (
-	"errors"
 	"math"
 	"regexp"
 	"slices"
@@ -15,14 +14,7 @@ import (
 
 var ids = []string{"game:WordSearch-v0-easy", "game:WordSearch-v0-hard", "game:WordSearch-v0-random"}
 
-func registry(tb testing.TB) *envs.Registry {
-	tb.Helper()
-	r := envs.NewRegistry()
-	if err := Register(r); err != nil {
-		tb.Fatal(err)
-	}
-	return r
-}
+func registry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, Register) }
 
 func inner(e envs.Env) *Env { return e.(envs.Unwrapper).Unwrap().(*Env) }
 
@@ -41,102 +33,68 @@ var (
 // game returns a reset -easy env playing handGrid with the given limit.
 func game(t *testing.T, maxTurns int) (envs.Env, *Env) {
 	t.Helper()
-	e, err := registry(t).Make("game:WordSearch-v0-easy", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := e.Reset(1); err != nil {
-		t.Fatal(err)
-	}
+	e := envtest.MakeReset(t, registry(t), "game:WordSearch-v0-easy", 1)
 	g := inner(e)
 	g.install(5, handGrid, handWords)
 	g.maxTurns = maxTurns
 	return e, g
 }
 
-type step struct {
-	action      string
-	obs         string
-	reward      float64
-	term, trunc bool
-	format      bool
-	invalid     bool
-	success     bool
-	parsed      string
-}
-
-func play(t *testing.T, e envs.Env, steps []step) {
-	t.Helper()
-	for i, s := range steps {
-		res, err := e.Step(s.action)
-		if err != nil {
-			t.Fatalf("step %d: %v", i, err)
-		}
-		in := res.Info
-		if res.Observation != s.obs || math.Abs(res.Reward-s.reward) > 1e-12 || res.Terminated != s.term || res.Truncated != s.trunc ||
-			in.FormatError != s.format || in.InvalidAction != s.invalid || in.Success != s.success || in.ParsedAction != s.parsed {
-			t.Fatalf("step %d %q:\n got obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v parsed=%q\nwant obs=%q r=%v term=%v trunc=%v fmt=%v inv=%v win=%v parsed=%q",
-				i, s.action, res.Observation, res.Reward, res.Terminated, res.Truncated, in.FormatError, in.InvalidAction, in.Success, in.ParsedAction,
-				s.obs, s.reward, s.term, s.trunc, s.format, s.invalid, s.success, s.parsed)
-		}
-		if !strings.HasPrefix(in.Suffix, "Current Board:\n") || !strings.HasSuffix(in.Suffix, "\nEnter your guess.") {
-			t.Fatalf("step %d: suffix %q", i, in.Suffix)
-		}
-	}
-}
+// table plays the rule tables: every step shows the board and asks for a guess.
+var table = envtest.Table{ComparesParsed: true, Each: envtest.SuffixFramed("Current Board:\n", "\nEnter your guess.")}
 
 func TestRules(t *testing.T) {
 	const word = 1.0 / 3
 	t.Run("words, illegal moves and a win", func(t *testing.T) {
 		e, _ := game(t, 20)
-		play(t, e, []step{
-			{action: `It is \boxed{0 0 0 2}`, obs: "At turn 1, correct! You found the word 'CAT' at coordinates (0, 0) to (0, 2).", reward: word, parsed: `\boxed{0 0 0 2}`},
+		table.Expect(t, e, []envtest.Want{
+			{Action: `It is \boxed{0 0 0 2}`, Obs: "At turn 1, correct! You found the word 'CAT' at coordinates (0, 0) to (0, 2).", Reward: word, Parsed: `\boxed{0 0 0 2}`},
 			// GEM pays CAT again when given end first; Quarry does not.
-			{action: `\boxed{0 2 0 0}`, obs: "At turn 2, you have already found the word 'CAT'.", invalid: true, parsed: `\boxed{0 2 0 0}`},
-			{action: `\boxed{0 0 0 2}`, obs: "At turn 3, you have already tried the coordinates (0, 0) to (0, 2).", invalid: true, parsed: `\boxed{0 0 0 2}`},
-			{action: `\boxed{0 0 5 0}`, obs: "At turn 4, your tried coordinates (0, 0) to (5, 0) are out of bounds.", invalid: true, parsed: `\boxed{0 0 5 0}`},
+			{Action: `\boxed{0 2 0 0}`, Obs: "At turn 2, you have already found the word 'CAT'.", InvalidAction: true, Parsed: `\boxed{0 2 0 0}`},
+			{Action: `\boxed{0 0 0 2}`, Obs: "At turn 3, you have already tried the coordinates (0, 0) to (0, 2).", InvalidAction: true, Parsed: `\boxed{0 0 0 2}`},
+			{Action: `\boxed{0 0 5 0}`, Obs: "At turn 4, your tried coordinates (0, 0) to (5, 0) are out of bounds.", InvalidAction: true, Parsed: `\boxed{0 0 5 0}`},
 			// Bounds come before repeats, as in GEM.
-			{action: `\boxed{0 0 5 0}`, obs: "At turn 5, your tried coordinates (0, 0) to (5, 0) are out of bounds.", invalid: true, parsed: `\boxed{0 0 5 0}`},
-			{action: `\boxed{0 0 2 2}`, obs: "At turn 6, you tried (0, 0) to (2, 2), which is not valid because words must be either across (horizontal) or down (vertical).", invalid: true, parsed: `\boxed{0 0 2 2}`},
+			{Action: `\boxed{0 0 5 0}`, Obs: "At turn 5, your tried coordinates (0, 0) to (5, 0) are out of bounds.", InvalidAction: true, Parsed: `\boxed{0 0 5 0}`},
+			{Action: `\boxed{0 0 2 2}`, Obs: "At turn 6, you tried (0, 0) to (2, 2), which is not valid because words must be either across (horizontal) or down (vertical).", InvalidAction: true, Parsed: `\boxed{0 0 2 2}`},
 			// A wrong span is a legal move: no reward, not invalid; part of a word is wrong.
-			{action: `\boxed{1 0 1 2}`, obs: "At turn 7, incorrect attempt. No word found at coordinates (1, 0) to (1, 2).", parsed: `\boxed{1 0 1 2}`},
-			{action: `\boxed{1 0 1 2}`, obs: "At turn 8, you have already tried the coordinates (1, 0) to (1, 2).", invalid: true, parsed: `\boxed{1 0 1 2}`},
-			{action: `\boxed{4 2 4 3}`, obs: "At turn 9, incorrect attempt. No word found at coordinates (4, 2) to (4, 3).", parsed: `\boxed{4 2 4 3}`},
-			{action: `\boxed{3 3 3 3}`, obs: "At turn 10, incorrect attempt. No word found at coordinates (3, 3) to (3, 3).", parsed: `\boxed{3 3 3 3}`},
-			{action: `\boxed{0 0 99999999999 0}`, obs: "At turn 11, your tried coordinates (0, 0) to (99999999999, 0) are out of bounds.", invalid: true, parsed: `\boxed{0 0 99999999999 0}`},
+			{Action: `\boxed{1 0 1 2}`, Obs: "At turn 7, incorrect attempt. No word found at coordinates (1, 0) to (1, 2).", Parsed: `\boxed{1 0 1 2}`},
+			{Action: `\boxed{1 0 1 2}`, Obs: "At turn 8, you have already tried the coordinates (1, 0) to (1, 2).", InvalidAction: true, Parsed: `\boxed{1 0 1 2}`},
+			{Action: `\boxed{4 2 4 3}`, Obs: "At turn 9, incorrect attempt. No word found at coordinates (4, 2) to (4, 3).", Parsed: `\boxed{4 2 4 3}`},
+			{Action: `\boxed{3 3 3 3}`, Obs: "At turn 10, incorrect attempt. No word found at coordinates (3, 3) to (3, 3).", Parsed: `\boxed{3 3 3 3}`},
+			{Action: `\boxed{0 0 99999999999 0}`, Obs: "At turn 11, your tried coordinates (0, 0) to (99999999999, 0) are out of bounds.", InvalidAction: true, Parsed: `\boxed{0 0 99999999999 0}`},
 			// End first is fine for a word not yet found; the last fitting box counts.
-			{action: "\\boxed{0 0 0 1} \\boxed{2\t2\n0  2} \\boxed{1 1}", obs: "At turn 12, correct! You found the word 'TEA' at coordinates (2, 2) to (0, 2).", reward: word, parsed: `\boxed{2 2 0 2}`},
-			{action: `\boxed{04 2 4 004}`, obs: "Congratulations! You completed the Word Search puzzle!", reward: word, term: true, success: true, parsed: `\boxed{4 2 4 4}`},
+			{Action: "\\boxed{0 0 0 1} \\boxed{2\t2\n0  2} \\boxed{1 1}", Obs: "At turn 12, correct! You found the word 'TEA' at coordinates (2, 2) to (0, 2).", Reward: word, Parsed: `\boxed{2 2 0 2}`},
+			{Action: `\boxed{04 2 4 004}`, Obs: "Congratulations! You completed the Word Search puzzle!", Reward: word, Terminated: true, Success: true, Parsed: `\boxed{4 2 4 4}`},
 		})
 	})
 	t.Run("unparseable ends the episode", func(t *testing.T) {
 		for _, a := range []string{`\boxed{[0 0 0 2]}`, `\boxed{0 0 0}`, `\boxed{0 0 0 2 3}`, `\boxed{a b c d}`, "0 0 0 2", `\boxed{-1 0 0 2}`, `\boxed{0,0,0,2}`} {
 			e, _ := game(t, 20)
-			play(t, e, []step{{action: a, obs: "At turn 1, you did not provide a valid guess in \\boxed{start_row start_col end_row end_col} format.", reward: -0.1, term: true, format: true}})
+			table.Expect(t, e, []envtest.Want{{Action: a, Obs: "At turn 1, you did not provide a valid guess in \\boxed{start_row start_col end_row end_col} format.", Reward: -0.1, Terminated: true, FormatError: true}})
 		}
 	})
 	t.Run("max turns", func(t *testing.T) {
 		e, _ := game(t, 2)
-		play(t, e, []step{
-			{action: `\boxed{0 0 0 2}`, obs: "At turn 1, correct! You found the word 'CAT' at coordinates (0, 0) to (0, 2).", reward: word, parsed: `\boxed{0 0 0 2}`},
+		table.Expect(t, e, []envtest.Want{
+			{Action: `\boxed{0 0 0 2}`, Obs: "At turn 1, correct! You found the word 'CAT' at coordinates (0, 0) to (0, 2).", Reward: word, Parsed: `\boxed{0 0 0 2}`},
 			// The last turn keeps its own reward.
-			{action: `\boxed{0 2 2 2}`, obs: "You have reached the maximum number of turns.", reward: word, term: true, trunc: true, parsed: `\boxed{0 2 2 2}`},
+			{Action: `\boxed{0 2 2 2}`, Obs: "You have reached the maximum number of turns.", Reward: word, Terminated: true, Truncated: true, Parsed: `\boxed{0 2 2 2}`},
 		})
 	})
 	t.Run("invalid on the last turn", func(t *testing.T) {
 		e, _ := game(t, 1)
-		play(t, e, []step{{action: `\boxed{0 0 1 1}`, obs: "You have reached the maximum number of turns.", term: true, trunc: true, invalid: true, parsed: `\boxed{0 0 1 1}`}})
+		table.Expect(t, e, []envtest.Want{{Action: `\boxed{0 0 1 1}`, Obs: "You have reached the maximum number of turns.", Terminated: true, Truncated: true, InvalidAction: true, Parsed: `\boxed{0 0 1 1}`}})
 	})
 	t.Run("format error on the last turn is also truncated", func(t *testing.T) {
 		e, _ := game(t, 1)
-		play(t, e, []step{{action: "CAT", obs: "At turn 1, you did not provide a valid guess in \\boxed{start_row start_col end_row end_col} format.", reward: -0.1, term: true, trunc: true, format: true}})
+		table.Expect(t, e, []envtest.Want{{Action: "CAT", Obs: "At turn 1, you did not provide a valid guess in \\boxed{start_row start_col end_row end_col} format.", Reward: -0.1, Terminated: true, Truncated: true, FormatError: true}})
 	})
 	t.Run("a win on the last turn is not truncated", func(t *testing.T) {
 		e, _ := game(t, 3)
-		play(t, e, []step{
-			{action: `\boxed{4 4 4 2}`, obs: "At turn 1, correct! You found the word 'DOG' at coordinates (4, 4) to (4, 2).", reward: word, parsed: `\boxed{4 4 4 2}`},
-			{action: `\boxed{0 2 2 2}`, obs: "At turn 2, correct! You found the word 'TEA' at coordinates (0, 2) to (2, 2).", reward: word, parsed: `\boxed{0 2 2 2}`},
-			{action: `\boxed{0 0 0 2}`, obs: "Congratulations! You completed the Word Search puzzle!", reward: word, term: true, success: true, parsed: `\boxed{0 0 0 2}`},
+		table.Expect(t, e, []envtest.Want{
+			{Action: `\boxed{4 4 4 2}`, Obs: "At turn 1, correct! You found the word 'DOG' at coordinates (4, 4) to (4, 2).", Reward: word, Parsed: `\boxed{4 4 4 2}`},
+			{Action: `\boxed{0 2 2 2}`, Obs: "At turn 2, correct! You found the word 'TEA' at coordinates (0, 2) to (2, 2).", Reward: word, Parsed: `\boxed{0 2 2 2}`},
+			{Action: `\boxed{0 0 0 2}`, Obs: "Congratulations! You completed the Word Search puzzle!", Reward: word, Terminated: true, Success: true, Parsed: `\boxed{0 0 0 2}`},
 		})
 	})
 }
@@ -144,10 +102,7 @@ func TestRules(t *testing.T) {
 func TestObservations(t *testing.T) {
 	r := registry(t)
 	for _, tt := range []struct{ id, level string }{{"game:WordSearch-v0-easy", "Basic"}, {"game:WordSearch-v0-hard", "Hardcore"}} {
-		e, err := r.Make(tt.id, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		e := envtest.Make(t, r, tt.id, nil)
 		obs, _, err := e.Reset(4)
 		if err != nil {
 			t.Fatal(err)
@@ -259,10 +214,7 @@ func TestGenerator(t *testing.T) {
 		{"game:WordSearch-v0-random", []bool{false, true}},
 	} {
 		t.Run(tt.id, func(t *testing.T) {
-			e, err := r.Make(tt.id, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			e := envtest.Make(t, r, tt.id, nil)
 			g := inner(e)
 			hardcore, shared, rare, grids := map[bool]int{}, 0, 0, map[string]bool{}
 			for seed := range uint64(400) {
@@ -375,27 +327,14 @@ func TestRandomActions(t *testing.T) {
 	}
 }
 
-func TestConformance(t *testing.T) {
-	r := registry(t)
-	for _, id := range ids {
-		t.Run(id, func(t *testing.T) { envtest.Run(t, r, id) })
-	}
-}
+func TestConformance(t *testing.T) { envtest.RunAll(t, registry(t), ids...) }
 
 func TestOracleWinsEverySeed(t *testing.T) {
 	r := registry(t)
 	for _, id := range ids {
-		spec, _ := r.Lookup(id)
-		e, err := r.Make(id, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
 		wins := 0
-		for seed := range uint64(200) {
-			tr, err := envtest.Play(e, seed, envtest.OraclePolicy, spec.MaxTurns)
-			if err != nil {
-				t.Fatal(err)
-			}
+		_, trs := envtest.OracleWins(t, r, id, 200)
+		for _, tr := range trs {
 			if tr.Success() && len(tr.Steps) == 5 && math.Abs(tr.Return()-1) < 1e-9 {
 				wins++
 			}
@@ -438,30 +377,17 @@ func TestSpecs(t *testing.T) {
 
 func TestOptionErrors(t *testing.T) {
 	r := registry(t)
-	tests := []struct {
-		opts   map[string]any
-		option string
-	}{
-		{map[string]any{"num_words": 0}, "num_words"},
-		{map[string]any{"num_words": 11}, "num_words"},
-		{map[string]any{"num_words": "five"}, "num_words"},
-		{map[string]any{"max_turns": 0}, "max_turns"},
-		{map[string]any{"max_turns": 4}, "max_turns"}, // five words need five turns
-		{map[string]any{"hardcore": "yes"}, "hardcore"},
-		{map[string]any{"num_words": 0, "hardcore": nil}, "num_words"}, // checked in a random game too
-		{map[string]any{"grid_size": 10}, "grid_size"},
-	}
-	for _, tt := range tests {
-		_, err := r.Make("game:WordSearch-v0-easy", tt.opts)
-		var oe *envs.OptionError
-		if !errors.As(err, &oe) || oe.Option != tt.option {
-			t.Errorf("options %v: err = %v, want an OptionError naming %q", tt.opts, err, tt.option)
-		}
-	}
-	e, err := r.Make("game:WordSearch-v0-easy", map[string]any{"num_words": 10, "max_turns": 10, "hardcore": true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	envtest.OptionErrors(t, r, "game:WordSearch-v0-easy", []envtest.OptionCase{
+		{Options: map[string]any{"num_words": 0}, Option: "num_words"},
+		{Options: map[string]any{"num_words": 11}, Option: "num_words"},
+		{Options: map[string]any{"num_words": "five"}, Option: "num_words"},
+		{Options: map[string]any{"max_turns": 0}, Option: "max_turns"},
+		{Options: map[string]any{"max_turns": 4}, Option: "max_turns"}, // five words need five turns
+		{Options: map[string]any{"hardcore": "yes"}, Option: "hardcore"},
+		{Options: map[string]any{"num_words": 0, "hardcore": nil}, Option: "num_words"}, // checked in a random game too
+		{Options: map[string]any{"grid_size": 10}, Option: "grid_size"},
+	})
+	e := envtest.Make(t, r, "game:WordSearch-v0-easy", map[string]any{"num_words": 10, "max_turns": 10, "hardcore": true})
 	for seed := range uint64(20) {
 		if _, _, err := e.Reset(seed); err != nil {
 			t.Fatal(err)
@@ -475,32 +401,4 @@ func TestOptionErrors(t *testing.T) {
 	}
 }
 
-func BenchmarkStep(b *testing.B) {
-	r := registry(b)
-	for _, id := range ids {
-		b.Run(id, func(b *testing.B) {
-			e, err := r.Make(id, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			rng := envs.NewRand(1)
-			seed := uint64(0)
-			if _, _, err := e.Reset(seed); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				res, err := e.Step(e.SampleRandomAction(rng))
-				if err != nil {
-					b.Fatal(err)
-				}
-				if res.Done() {
-					seed++
-					if _, _, err := e.Reset(seed); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-		})
-	}
-}
+func BenchmarkStep(b *testing.B) { envtest.BenchmarkSteps(b, registry(b), ids...) }

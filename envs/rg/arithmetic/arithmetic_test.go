@@ -11,22 +11,11 @@ import (
 	"github.com/quarry-rl/quarry/envs/envtest"
 )
 
-func registry(tb testing.TB) *envs.Registry {
-	tb.Helper()
-	r := envs.NewRegistry()
-	if err := Register(r); err != nil {
-		tb.Fatal(err)
-	}
-	return r
-}
+func registry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, Register) }
 
 func mustMake(tb testing.TB, r *envs.Registry, opts map[string]any) envs.Env {
 	tb.Helper()
-	e, err := r.Make(ID, opts)
-	if err != nil {
-		tb.Fatalf("make %s %v: %v", ID, opts, err)
-	}
-	return e
+	return envtest.Make(tb, r, ID, opts)
 }
 
 func answerOf(tb testing.TB, e envs.Env) string {
@@ -479,11 +468,7 @@ func TestOracle(t *testing.T) {
 	for _, opts := range []map[string]any{nil, {"difficulty": 4}} {
 		e := mustMake(t, r, opts)
 		wins := 0
-		for seed := range uint64(200) {
-			tr, err := envtest.Play(e, seed, envtest.OraclePolicy, 2)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for tr := range envtest.OracleEpisodes(t, e, 200, 2) {
 			if len(tr.Steps) == 1 && tr.Done && tr.Return() == 1 && tr.Success() {
 				wins++
 			}
@@ -523,47 +508,28 @@ func TestRandomAction(t *testing.T) {
 
 func TestOptionErrors(t *testing.T) {
 	r := registry(t)
-	tests := []struct {
-		opts   map[string]any
-		option string
-	}{
-		{map[string]any{"difficulty": 5}, "difficulty"},
-		{map[string]any{"difficulty": -1}, "difficulty"},
-		{map[string]any{"difficulty": 1.5}, "difficulty"},
-		{map[string]any{"min_terms": 0}, "min_terms"},
-		{map[string]any{"max_terms": maxTermsLimit + 1}, "max_terms"},
-		{map[string]any{"min_digits": 0}, "min_digits"},
-		{map[string]any{"max_digits": maxDigitsLimit + 1}, "max_digits"},
-		{map[string]any{"min_terms": 5, "max_terms": 3}, "max_terms"},
-		{map[string]any{"min_digits": 3, "max_digits": 2}, "max_digits"},
-		{map[string]any{"max_terms": 1}, "max_terms"},                  // below the default min_terms 2
-		{map[string]any{"difficulty": 1, "min_terms": 3}, "min_terms"}, // above level 1's max_terms 2
-		{map[string]any{"difficulty": 1, "min_digits": 3}, "min_digits"},
-		{map[string]any{"allow_negation": "yes"}, "allow_negation"},
-		{map[string]any{"operators": []any{"+"}}, "operators"},
-	}
-	for _, tt := range tests {
-		t.Run(fmt.Sprint(tt.opts), func(t *testing.T) {
-			_, err := r.Make(ID, tt.opts)
-			var oe *envs.OptionError
-			if !errors.As(err, &oe) {
-				t.Fatalf("Make(%v) err = %v, want an *envs.OptionError", tt.opts, err)
-			}
-			if oe.Option != tt.option || oe.Env != ID {
-				t.Fatalf("Make(%v): error names env %q option %q, want %q %q (%v)", tt.opts, oe.Env, oe.Option, ID, tt.option, err)
-			}
-		})
-	}
-	for _, ok := range []map[string]any{
-		{"difficulty": 4, "min_terms": 1},
-		{"min_terms": 1, "max_terms": 1},
-		{"max_terms": maxTermsLimit, "max_digits": maxDigitsLimit},
-		{"min_terms": nil},
-	} {
-		if _, err := r.Make(ID, ok); err != nil {
-			t.Errorf("Make(%v): %v", ok, err)
-		}
-	}
+	envtest.OptionErrors(t, r, ID, []envtest.OptionCase{
+		{Options: map[string]any{"difficulty": 5}, Option: "difficulty"},
+		{Options: map[string]any{"difficulty": -1}, Option: "difficulty"},
+		{Options: map[string]any{"difficulty": 1.5}, Option: "difficulty"},
+		{Options: map[string]any{"min_terms": 0}, Option: "min_terms"},
+		{Options: map[string]any{"max_terms": maxTermsLimit + 1}, Option: "max_terms"},
+		{Options: map[string]any{"min_digits": 0}, Option: "min_digits"},
+		{Options: map[string]any{"max_digits": maxDigitsLimit + 1}, Option: "max_digits"},
+		{Options: map[string]any{"min_terms": 5, "max_terms": 3}, Option: "max_terms"},
+		{Options: map[string]any{"min_digits": 3, "max_digits": 2}, Option: "max_digits"},
+		{Options: map[string]any{"max_terms": 1}, Option: "max_terms"},                  // below the default min_terms 2
+		{Options: map[string]any{"difficulty": 1, "min_terms": 3}, Option: "min_terms"}, // above level 1's max_terms 2
+		{Options: map[string]any{"difficulty": 1, "min_digits": 3}, Option: "min_digits"},
+		{Options: map[string]any{"allow_negation": "yes"}, Option: "allow_negation"},
+		{Options: map[string]any{"operators": []any{"+"}}, Option: "operators"},
+	})
+	envtest.OptionsAccepted(t, r, ID,
+		map[string]any{"difficulty": 4, "min_terms": 1},
+		map[string]any{"min_terms": 1, "max_terms": 1},
+		map[string]any{"max_terms": maxTermsLimit, "max_digits": maxDigitsLimit},
+		map[string]any{"min_terms": nil},
+	)
 }
 
 func TestStepBeforeReset(t *testing.T) {
