@@ -16,6 +16,7 @@ import (
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/internal/blob"
+	"github.com/quarry-rl/quarry/internal/shard"
 	"github.com/quarry-rl/quarry/schema"
 )
 
@@ -41,9 +42,31 @@ type Activities struct {
 	Envs   *envs.Registry
 	Stores *Stores
 	Log    *slog.Logger
+	// Crash, when set, is called at each of CrashPoints as an activity
+	// passes it, so a test can kill the worker exactly there (cmd/worker's
+	// QUARRY_TEST_CRASH). Nil in production.
+	Crash func(point string)
 
 	turnsOnce sync.Once
 	turnState *turnState
+}
+
+// CrashPoints names the places where activities call Crash: between an
+// inference response and its turn record, between a record and the
+// activity's return, and between WriteShard's writes (internal/shard's
+// steps, prefixed "shard:").
+func CrashPoints() []string {
+	return []string{
+		"generate:after-response", "generate:after-record", "act:after-record", "runepisodes:after-bundle",
+		"shard:" + string(shard.AfterTurns), "shard:" + string(shard.AfterEpisodes),
+		"shard:" + string(shard.AfterFailures), "shard:" + string(shard.BeforeManifest),
+	}
+}
+
+func (a *Activities) crash(point string) {
+	if a.Crash != nil {
+		a.Crash(point)
+	}
 }
 
 func (a *Activities) logger() *slog.Logger {

@@ -109,6 +109,7 @@ func (a *Activities) RunEpisodes(ctx context.Context, in RunEpisodesInput) (RunE
 			if err != nil {
 				return RunEpisodesResult{}, fmt.Errorf("episode %d: %w", slot.Episode, err)
 			}
+			a.crash("runepisodes:after-bundle")
 			out.Source, out.Bundle = ref, true
 			out.Turns, out.TotalReward, out.Success, out.StopReason = ep.Turns, ep.TotalReward, ep.Success, ep.StopReason
 		}

@@ -67,7 +67,10 @@ func (a *Activities) WriteShard(ctx context.Context, in WriteShardInput) (ShardS
 	}
 	stop := heartbeatEvery(ctx, 10*time.Second)
 	defer stop()
-	m, err := shard.Write(ctx, st, sin)
+	m, err := shard.Write(ctx, st, sin, shard.WithStepHook(func(s shard.Step) error {
+		a.crash("shard:" + string(s))
+		return nil
+	}))
 	if err != nil {
 		if errors.Is(err, shard.ErrInvalidInput) || errors.Is(err, shard.ErrInvalidTurns) {
 			return ShardSummary{}, temporal.NewNonRetryableApplicationError(err.Error(), "InvalidShard", err)

@@ -200,6 +200,7 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateRe
 	case err != nil:
 		return GenerateResult{}, err
 	}
+	a.crash("generate:after-response")
 	t, attempt := tag(ctx)
 	rec := schema.TurnRecord{
 		Phase: schema.PhaseGenerate, Tag: t + "/" + res.ResponseID, Job: spec.Job,
@@ -224,6 +225,7 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateRe
 	if err != nil {
 		return GenerateResult{}, err
 	}
+	a.crash("generate:after-record")
 	return GenerateResult{Ref: ref, PromptTokens: res.PromptTokens, ResponseTokens: res.CompletionTokens}, nil
 }
 
@@ -259,6 +261,7 @@ func (a *Activities) Act(ctx context.Context, in ActInput) (ActResult, error) {
 	if err != nil {
 		return ActResult{}, err
 	}
+	a.crash("act:after-record")
 	s.Head = &ref
 	a.turns().sessions.Add(in.Episode.ID(), s)
 	return ActResult{Ref: ref, Reward: act.Reward, Done: stop != "", Success: act.Success, StopReason: stop}, nil

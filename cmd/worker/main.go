@@ -10,6 +10,10 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -39,8 +43,17 @@ func newRoot() *cobra.Command {
 		verbose       bool
 	)
 	cmd := &cobra.Command{
-		Use:           "worker",
-		Short:         "Run Quarry's workflows and activities",
+		Use:   "worker",
+		Short: "Run Quarry's workflows and activities",
+		Long: `Run Quarry's workflows and activities. Run as many workers as you like;
+each polls the task queue. SIGINT or SIGTERM stops a worker gracefully: it
+stops polling and lets running activities finish for up to --shutdown-timeout.
+
+Environment (a testing aid, never set in production):
+  ` + crashEnv + `="point@n[,point@n...]"
+      exit the process with status 137, as SIGKILL would, the n-th time
+      (default 1) an activity reaches point, one of
+        ` + strings.Join(activities.CrashPoints(), "\n        "),
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -50,6 +63,13 @@ func newRoot() *cobra.Command {
 				level = slog.LevelDebug
 			}
 			log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+			var crash func(string)
+			if v := os.Getenv(crashEnv); v != "" {
+				var err error
+				if crash, err = crashHook(v); err != nil {
+					return err
+				}
+			}
 			c, err := conn.Dial(log)
 			if err != nil {
 				return err
@@ -64,7 +84,10 @@ func newRoot() *cobra.Command {
 				MaxConcurrentWorkflowTaskExecutionSize: maxWorkflows,
 				WorkerStopTimeout:                      shutdownWait,
 			})
-			workflows.Register(w, &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log})
+			if crash != nil {
+				log.Warn("test crash points armed: this worker will exit at them", crashEnv, os.Getenv(crashEnv))
+			}
+			workflows.Register(w, &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log, Crash: crash})
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			if err := w.Start(); err != nil {
@@ -84,4 +107,42 @@ func newRoot() *cobra.Command {
 	cmd.Flags().DurationVar(&shutdownWait, "shutdown-timeout", 30*time.Second, "how long a graceful stop waits for running activities")
 	cmd.Flags().BoolVar(&verbose, "verbose", false, "debug logging")
 	return cmd
+}
+
+// crashEnv arms test crash points (see crashHook).
+const crashEnv = "QUARRY_TEST_CRASH"
+
+// crashHook parses "point@n[,point@n...]" into an activities.Crash hook
+// that exits the process with status 137 — no deferred calls, no
+// goodbyes to the server, as a SIGKILL — the n-th time point is reached.
+func crashHook(spec string) (func(point string), error) {
+	at := map[string]int{}
+	for _, item := range strings.Split(spec, ",") {
+		point, count, found := strings.Cut(strings.TrimSpace(item), "@")
+		n := 1
+		if found {
+			var err error
+			if n, err = strconv.Atoi(count); err != nil || n < 1 {
+				return nil, fmt.Errorf("%s: %q: want point@n with n ≥ 1", crashEnv, item)
+			}
+		}
+		if !slices.Contains(activities.CrashPoints(), point) {
+			return nil, fmt.Errorf("%s: unknown crash point %q; known: %s", crashEnv, point, strings.Join(activities.CrashPoints(), ", "))
+		}
+		at[point] = n
+	}
+	var mu sync.Mutex
+	seen := map[string]int{}
+	return func(point string) {
+		mu.Lock()
+		defer mu.Unlock() // held while exiting: no other activity gets past a point
+		n, ok := at[point]
+		if !ok {
+			return
+		}
+		if seen[point]++; seen[point] == n {
+			fmt.Fprintf(os.Stderr, "worker: %s: exiting at %s (time %d)\n", crashEnv, point, n)
+			os.Exit(137)
+		}
+	}, nil
 }
