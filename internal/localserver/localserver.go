@@ -293,7 +293,8 @@ func sqlConfig(dbFile, namespace string) (*config.SQL, error) {
 		c.ConnectAttributes = map[string]string{"mode": "memory", "cache": "shared"}
 		c.DatabaseName = "quarry-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	} else {
-		c.ConnectAttributes = map[string]string{"mode": "rwc", "_journal_mode": "WAL", "_synchronous": "NORMAL"}
+		// Keys other than mode become SQLite pragmas (_pragma=key=value).
+		c.ConnectAttributes = map[string]string{"mode": "rwc", "journal_mode": "wal", "synchronous": "NORMAL"}
 		c.DatabaseName = dbFile
 		if _, err := os.Stat(dbFile); errors.Is(err, os.ErrNotExist) {
 			if err := sqliteschema.SetupSchema(c); err != nil {

@@ -2,6 +2,8 @@ package localserver
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"net/http"
 	"strings"
 	"testing"
@@ -68,6 +70,10 @@ func TestRestartResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Stop()
+	// The database runs in WAL mode (a rollback journal fsyncs far more).
+	if _, err := os.Stat(filepath.Join(dir, "temporal.db-wal")); err != nil {
+		t.Fatalf("no write-ahead log beside the database: %v", err)
+	}
 	if s.Ports() != ports {
 		t.Fatalf("ports changed across restart: %+v then %+v", ports, s.Ports())
 	}
