@@ -2,9 +2,9 @@ package localserver
 
 import (
 	"context"
+	"net/http"
 	"os"
 	"path/filepath"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
