@@ -399,3 +399,44 @@ output: `+out+`
 		t.Fatalf("%d committed shards with %d episodes", len(ms), len(eps))
 	}
 }
+
+// A different spec under a running job's id is refused; the same spec attaches.
+func TestDifferentSpecRefused(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	body := `
+job: same-id
+envs: [{id: game:Sudoku-v0-hard}]
+tasks: 400
+batch_size: 16
+policy: {kind: oracle}
+in_flight: {batches: 1}
+output: ` + out + "\n"
+	spec, err := loadSpec(writeSpec(t, dir, body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := loadSpec(writeSpec(t, dir, body+"seed: 2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &globals{local: true, stateDir: filepath.Join(dir, "state"), queue: workflows.DefaultTaskQueue, out: io.Discard, err: io.Discard}
+	ctx := context.Background()
+	sess, err := connect(ctx, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.close()
+	if _, attached, err := startOrAttach(ctx, sess.client, g.queue, spec); err != nil || attached {
+		t.Fatalf("first submission: attached=%v err=%v", attached, err)
+	}
+	if _, attached, err := startOrAttach(ctx, sess.client, g.queue, spec); err != nil || !attached {
+		t.Fatalf("same spec again: attached=%v err=%v", attached, err)
+	}
+	if _, _, err := startOrAttach(ctx, sess.client, g.queue, other); err == nil || !strings.Contains(err.Error(), "exists with a different spec") {
+		t.Fatalf("different spec: err %v", err)
+	}
+	if err := sess.client.CancelWorkflow(ctx, spec.Job, ""); err != nil {
+		t.Fatal(err)
+	}
+}
