@@ -33,6 +33,9 @@ func bisect(msgs []openaitest.Message) string {
 			}
 		}
 	}
+	if len(msgs) > 0 && strings.Contains(msgs[0].Content, "Calculate") {
+		return "I am not sure. \\boxed{0}" // arithmetic: a wrong but well-formed answer
+	}
 	return "Let me bisect the range. My guess is \\boxed{" + strconv.Itoa((lo+hi)/2) + "}"
 }
 
@@ -45,10 +48,10 @@ func TestLocalOpenAIEndToEnd(t *testing.T) {
 	spec := writeSpec(t, dir, `
 job: llm
 seed: 9
-envs: [{id: game:GuessTheNumber-v0-hard}]
-tasks: 3
-samples_per_task: 4
-batch_size: 12
+envs: [{id: game:GuessTheNumber-v0-hard}, {id: rg:basic_arithmetic, options: {difficulty: 1}}]
+tasks: 4
+samples_per_task: 8
+batch_size: 32
 policy:
   kind: openai
   openai:
@@ -64,16 +67,33 @@ output: `+out+`
 	if err := root.ExecuteContext(context.Background()); err != nil {
 		t.Fatalf("%v\n%s\n%s", err, stdout.String(), stderr.String())
 	}
-	if !strings.Contains(stdout.String(), "job llm complete: 12 episodes (0 failed)") {
+	if !strings.Contains(stdout.String(), "job llm complete: 32 episodes (0 failed)") {
 		t.Fatalf("summary:\n%s", stdout.String())
 	}
 	_, turns, eps := readShards(t, "file://"+out, "llm")
-	if len(eps) != 12 {
+	if len(eps) != 32 {
 		t.Fatalf("%d episodes", len(eps))
 	}
+	groups := map[string][]float64{}
 	for _, e := range eps {
-		if !e.Success {
+		if e.EnvID == "game:GuessTheNumber-v0-hard" && !e.Success {
 			t.Fatalf("the bisecting policy lost %s", e.EpisodeID)
+		}
+		if e.GroupSize != 8 || e.TokenSource != "served" || len(e.TokenIDs) == 0 || len(e.LossMask) != len(e.TokenIDs) {
+			t.Fatalf("episode row %s: group %d, %q, %d ids, %d mask", e.EpisodeID, e.GroupSize, e.TokenSource, len(e.TokenIDs), len(e.LossMask))
+		}
+		groups[e.GroupID] = append(groups[e.GroupID], e.AdvantageGroup)
+	}
+	if len(groups) != 4 {
+		t.Fatalf("%d groups, want 4", len(groups))
+	}
+	for id, adv := range groups {
+		var sum float64
+		for _, a := range adv {
+			sum += a
+		}
+		if len(adv) != 8 || sum/8 > 1e-9 || sum/8 < -1e-9 {
+			t.Fatalf("group %s: %d members, mean advantage_group %v", id, len(adv), sum/8)
 		}
 	}
 	chats := completions(srv)
