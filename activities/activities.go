@@ -31,10 +31,9 @@ const (
 // Error types for non-retryable failures (temporal ApplicationError types);
 // callers branch on them, never on messages.
 const (
-	ErrTypeInvalidSpec   = "InvalidSpec"
-	ErrTypeEnvVersion    = "EnvVersionMismatch"
-	ErrTypeOutput        = "OutputUnavailable"
-	ErrTypeUnimplemented = "Unimplemented"
+	ErrTypeInvalidSpec = "InvalidSpec"
+	ErrTypeEnvVersion  = "EnvVersionMismatch"
+	ErrTypeOutput      = "OutputUnavailable"
 )
 
 // Activities holds what activities need; one value per worker process.

@@ -137,15 +137,15 @@ func (d *Duration) UnmarshalText(b []byte) error {
 
 // Defaults applied by WithDefaults.
 const (
-	DefaultBatchSize       = 256
-	DefaultEpisodeTimeout  = Duration(30 * time.Minute)
-	DefaultMaxAttempts     = 3
-	DefaultRequestTimeout  = Duration(10 * time.Minute)
-	DefaultConcurrency     = 64
-	DefaultOutput          = "./out"
-	DefaultBatchesInFlight = 2
-	DefaultEpisodesInFlt   = 256
-	DefaultWrapper         = "chat"
+	DefaultBatchSize        = 256
+	DefaultEpisodeTimeout   = Duration(30 * time.Minute)
+	DefaultMaxAttempts      = 3
+	DefaultRequestTimeout   = Duration(10 * time.Minute)
+	DefaultConcurrency      = 64
+	DefaultOutput           = "./out"
+	DefaultBatchesInFlight  = 2
+	DefaultEpisodesInFlight = 256
+	DefaultWrapper          = "chat"
 )
 
 // ParseJobSpec decodes a YAML or JSON spec strictly: unknown keys, wrong
@@ -208,7 +208,7 @@ func (s JobSpec) WithDefaults() JobSpec {
 		s.InFlight.Batches = DefaultBatchesInFlight
 	}
 	if s.InFlight.Episodes == 0 {
-		s.InFlight.Episodes = DefaultEpisodesInFlt
+		s.InFlight.Episodes = DefaultEpisodesInFlight
 	}
 	if s.Job == "" {
 		s.Job = "job-" + s.Hash()[:12]
