@@ -36,6 +36,9 @@ type EpisodeOutcome struct {
 	Success     bool            `json:"success,omitempty"`
 	StopReason  string          `json:"stop_reason,omitempty"`
 	Failure     *EpisodeFailure `json:"failure,omitempty"`
+	// Token counts the endpoint reported (zero for local policies).
+	PromptTokens   int64 `json:"prompt_tokens,omitempty"`
+	ResponseTokens int64 `json:"response_tokens,omitempty"`
 }
 
 // EpisodeFailure records an episode that failed permanently; it goes to

@@ -30,6 +30,9 @@ type ShardSummary struct {
 	Turns     int64   `json:"turns"`
 	RewardSum float64 `json:"reward_sum"` // total reward over non-failed episodes
 	TurnRows  int64   `json:"turn_rows"`
+	// Token counts over the batch's successful episodes.
+	PromptTokens   int64 `json:"prompt_tokens,omitempty"`
+	ResponseTokens int64 `json:"response_tokens,omitempty"`
 }
 
 // TaskID names a task of a procedural env: its id and Reset seed define it.
@@ -59,6 +62,8 @@ func (a *Activities) WriteShard(ctx context.Context, in WriteShardInput) (ShardS
 		} else {
 			sum.Turns += int64(o.Turns)
 			sum.RewardSum += o.TotalReward
+			sum.PromptTokens += o.PromptTokens
+			sum.ResponseTokens += o.ResponseTokens
 			if o.Success {
 				sum.Successes++
 			}

@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -95,7 +96,13 @@ func (a *Activities) turns() *turnState {
 // pool returns the inference pool of a spec's policy, one per policy.
 func (a *Activities) pool(spec schema.JobSpec) (*inference.Pool, error) {
 	ts := a.turns()
-	key := spec.Hash()
+	// One pool per policy, whatever else differs between specs (in-flight
+	// limits change by signal mid-job; the pool's affinity must not reset).
+	b, err := json.Marshal(spec.Policy.OpenAI)
+	if err != nil {
+		return nil, fmt.Errorf("policy: %w", err)
+	}
+	key := string(b)
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	if p, ok := ts.pools[key]; ok {
@@ -208,7 +215,7 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateRe
 		Segment: segment, PromptDelta: delta, PromptLen: res.PromptTokens, Action: res.Text,
 		PolicyModel: spec.Policy.OpenAI.Model, SamplingParams: res.SamplingParams, TokenSource: res.TokenSource(),
 		ResponseTokenIDs: res.ResponseTokenIDs, ResponseLogprobs: res.Logprobs, ResponseLen: res.CompletionTokens,
-		FinishReason: res.FinishReason, GenerationMs: float64(res.Latency.Microseconds()) / 1000,
+		FinishReason: res.FinishReason, ResponseID: res.ResponseID, GenerationMs: float64(res.Latency.Microseconds()) / 1000,
 	}
 	if v := spec.Policy.OpenAI.PolicyVersion; v != "" {
 		rec.PolicyVersion = &v

@@ -113,6 +113,7 @@ type TurnRow struct {
 	ResponseLogprobs []float32 `parquet:"response_logprobs,optional,list" doc:"Sampled-token logprobs exactly as served, one per response token (rollout logprobs). Null when not returned."`
 	ResponseLen      int32     `parquet:"response_len" doc:"Tokens in the response (as served or reported by the endpoint); 0 for non-model policies."`
 	FinishReason     string    `parquet:"finish_reason,dict" doc:"Why generation stopped, as served (stop, length, ...); empty for non-model policies."`
+	ResponseID       *string   `parquet:"response_id" doc:"The id the endpoint gave the accepted response (chat completion id), to match a row with server logs; null for non-model policies."`
 
 	GenerationMs float64 `parquet:"generation_ms" doc:"Latency of the accepted generation in milliseconds (the inference call, or the local policy)."`
 	EnvMs        float64 `parquet:"env_ms" doc:"Latency of the accepted env step or tool call in milliseconds."`

@@ -67,6 +67,7 @@ type TurnRecord struct {
 	ResponseLogprobs []float32 `json:"response_logprobs"`
 	ResponseLen      int       `json:"response_len"`
 	FinishReason     string    `json:"finish_reason"`
+	ResponseID       string    `json:"response_id,omitempty"` // the endpoint's id of the response
 	GenerationMs     float64   `json:"generation_ms"`
 
 	// Act phase.

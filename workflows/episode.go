@@ -29,6 +29,10 @@ type EpisodeState struct {
 	Head        *schema.TurnRef `json:"head,omitempty"`
 	TotalReward float64         `json:"total_reward"`
 	Runs        int             `json:"runs"`
+	// Tokens the endpoint processed over every accepted and failed-over
+	// generation of the episode (for progress and cost, not for training).
+	PromptTokens   int64 `json:"prompt_tokens,omitempty"`
+	ResponseTokens int64 `json:"response_tokens,omitempty"`
 }
 
 // EpisodeWorkflow plays one episode against an inference endpoint, a turn at
@@ -67,6 +71,8 @@ func EpisodeWorkflow(ctx workflow.Context, in EpisodeInput) (activities.EpisodeO
 		}).Get(ctx, &gen); err != nil {
 			return out, err
 		}
+		st.PromptTokens += int64(gen.PromptTokens)
+		st.ResponseTokens += int64(gen.ResponseTokens)
 		if gen.ContextExceeded {
 			out.StopReason = schema.StopContext
 			break
@@ -91,5 +97,6 @@ func EpisodeWorkflow(ctx workflow.Context, in EpisodeInput) (activities.EpisodeO
 		return out, temporal.NewNonRetryableApplicationError("the first prompt exceeds the model's context", "ContextLength", nil)
 	}
 	out.Source, out.Turns, out.TotalReward = *st.Head, st.Turn, st.TotalReward
+	out.PromptTokens, out.ResponseTokens = st.PromptTokens, st.ResponseTokens
 	return out, nil
 }

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"cmp"
 	"errors"
 	"time"
 
@@ -20,6 +21,10 @@ const maxBatchesPerRun = 200
 type JobInput struct {
 	Spec  schema.JobSpec `json:"spec"`
 	State *JobState      `json:"state,omitempty"`
+	// MaxBatchesPerRun overrides how many batches one run launches before it
+	// drains and continues as new (0: maxBatchesPerRun). For tests and for
+	// clusters with tighter history limits.
+	MaxBatchesPerRun int `json:"max_batches_per_run,omitempty"`
 }
 
 // JobState is everything a job run hands to the next: counters and plans,
@@ -43,6 +48,8 @@ type Progress struct {
 	EpisodesFailed  int64     `json:"episodes_failed"`
 	Successes       int64     `json:"successes"`
 	Turns           int64     `json:"turns"`
+	PromptTokens    int64     `json:"prompt_tokens"`
+	ResponseTokens  int64     `json:"response_tokens"`
 	RewardSum       float64   `json:"reward_sum"`
 	StartedAt       time.Time `json:"started_at"`
 	UpdatedAt       time.Time `json:"updated_at"`
@@ -78,6 +85,18 @@ func JobWorkflow(ctx workflow.Context, in JobInput) (Progress, error) {
 		return Progress{}, temporal.NewNonRetryableApplicationError(err.Error(), activities.ErrTypeInvalidSpec, err)
 	}
 	st := in.State
+	// Answer from the start: before the plan exists the job reports its
+	// size and nothing done.
+	if err := workflow.SetQueryHandler(ctx, QueryProgress, func() (Progress, error) {
+		if st == nil {
+			return Progress{Job: spec.Job, Batches: spec.Batches(), Episodes: int64(spec.Episodes())}, nil
+		}
+		p := st.Progress
+		p.Paused = st.Paused
+		return p, nil
+	}); err != nil {
+		return Progress{}, err
+	}
 	if st == nil {
 		var plan activities.ValidateJobResult
 		actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
@@ -91,13 +110,6 @@ func JobWorkflow(ctx workflow.Context, in JobInput) (Progress, error) {
 		st = &JobState{Envs: plan.Envs, InFlight: spec.InFlight, Progress: Progress{
 			Job: spec.Job, Batches: spec.Batches(), Episodes: int64(spec.Episodes()), StartedAt: now, UpdatedAt: now,
 		}}
-	}
-	if err := workflow.SetQueryHandler(ctx, QueryProgress, func() (Progress, error) {
-		p := st.Progress
-		p.Paused = st.Paused
-		return p, nil
-	}); err != nil {
-		return Progress{}, err
 	}
 
 	sel := workflow.NewSelector(ctx)
@@ -131,15 +143,20 @@ func JobWorkflow(ctx workflow.Context, in JobInput) (Progress, error) {
 	})
 	var failure error
 	inFlight, launched := 0, 0
+	perRun := cmp.Or(in.MaxBatchesPerRun, maxBatchesPerRun)
 	for {
-		draining := launched >= maxBatchesPerRun || workflow.GetInfo(ctx).GetContinueAsNewSuggested()
+		draining := launched >= perRun || workflow.GetInfo(ctx).GetContinueAsNewSuggested()
 		for failure == nil && !st.Paused && !draining && inFlight < st.InFlight.Batches && st.NextBatch < st.Progress.Batches {
 			b := st.NextBatch
 			st.NextBatch++
 			inFlight++
 			launched++
 			cctx := workflow.WithWorkflowID(childCtx, BatchID(spec.Job, b))
-			fut := workflow.ExecuteChildWorkflow(cctx, BatchWorkflowName, BatchInput{Spec: spec, Envs: st.Envs, Batch: b})
+			// A batch takes the in-flight limits current when it starts, so
+			// set_in_flight reaches episodes of every later batch.
+			bspec := spec
+			bspec.InFlight = st.InFlight
+			fut := workflow.ExecuteChildWorkflow(cctx, BatchWorkflowName, BatchInput{Spec: bspec, Envs: st.Envs, Batch: b})
 			sel.AddFuture(fut, func(f workflow.Future) {
 				inFlight--
 				var sum activities.ShardSummary
@@ -156,6 +173,8 @@ func JobWorkflow(ctx workflow.Context, in JobInput) (Progress, error) {
 				p.Successes += int64(sum.Successes)
 				p.Turns += sum.Turns
 				p.RewardSum += sum.RewardSum
+				p.PromptTokens += sum.PromptTokens
+				p.ResponseTokens += sum.ResponseTokens
 				p.UpdatedAt = workflow.Now(ctx)
 			})
 		}
@@ -169,7 +188,7 @@ func JobWorkflow(ctx workflow.Context, in JobInput) (Progress, error) {
 			case draining:
 				onSignals()
 				st.Progress.ContinuedAsNew++
-				return Progress{}, workflow.NewContinueAsNewError(ctx, JobWorkflowName, JobInput{Spec: spec, State: st})
+				return Progress{}, workflow.NewContinueAsNewError(ctx, JobWorkflowName, JobInput{Spec: spec, State: st, MaxBatchesPerRun: in.MaxBatchesPerRun})
 			}
 		}
 		sel.Select(ctx)

@@ -72,6 +72,6 @@ func newRoot(out, errw io.Writer) *cobra.Command {
 	pf.BoolVar(&g.ui, "ui", false, "with --local: also serve the Temporal Web UI on loopback")
 	root.Flags().BoolVar(&wait, "wait", false, "watch the job until it ends (always on with --local)")
 	root.Flags().BoolVar(&dryRun, "dry-run", false, "validate the spec and the output location, then stop")
-	root.AddCommand(statusCmd(g), signalCmd(g, "pause", workflows.SignalPause), signalCmd(g, "resume", workflows.SignalResume), cancelCmd(g), listCmd(g))
+	root.AddCommand(statusCmd(g), signalCmd(g, "pause", workflows.SignalPause), signalCmd(g, "resume", workflows.SignalResume), setInFlightCmd(g), cancelCmd(g), listCmd(g))
 	return root
 }

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
+	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/client"
 
+	"github.com/quarry-rl/quarry/schema"
 	"github.com/quarry-rl/quarry/workflows"
 )
 
@@ -18,7 +22,7 @@ func statusCmd(g *globals) *cobra.Command {
 		Short: "Show a job's progress",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sess, err := connect(cmd.Context(), g)
+			sess, err := manage(cmd.Context(), g)
 			if err != nil {
 				return err
 			}
@@ -27,12 +31,8 @@ func statusCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("job %s: %w", args[0], err)
 			}
-			v, err := sess.client.QueryWorkflow(cmd.Context(), args[0], "", workflows.QueryProgress)
+			p, err := progress(cmd.Context(), sess.client, args[0], desc.GetWorkflowExecutionInfo().GetStatus())
 			if err != nil {
-				return fmt.Errorf("job %s: progress: %w", args[0], err)
-			}
-			var p workflows.Progress
-			if err := v.Get(&p); err != nil {
 				return err
 			}
 			if asJSON {
@@ -44,11 +44,44 @@ func statusCmd(g *globals) *cobra.Command {
 			fmt.Fprintf(g.out, "  batches  %d/%d committed, %d in flight\n", p.BatchesDone, p.Batches, p.BatchesInFlight)
 			fmt.Fprintf(g.out, "  episodes %d/%d done, %d failed, %d solved\n", p.EpisodesDone, p.Episodes, p.EpisodesFailed, p.Successes)
 			fmt.Fprintf(g.out, "  turns    %d (%.1f/s), mean reward %.4f\n", p.Turns, p.TurnsPerSecond(), p.MeanReward())
+			if p.PromptTokens+p.ResponseTokens > 0 {
+				fmt.Fprintf(g.out, "  tokens   %d prompt, %d response\n", p.PromptTokens, p.ResponseTokens)
+			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// progress reads a job's progress: a finished job's result, or a running
+// job's answer to the progress query, which needs a worker polling its queue.
+func progress(ctx context.Context, c client.Client, job string, status enums.WorkflowExecutionStatus) (workflows.Progress, error) {
+	var p workflows.Progress
+	switch status {
+	case enums.WORKFLOW_EXECUTION_STATUS_COMPLETED:
+		if err := c.GetWorkflow(ctx, job, "").Get(ctx, &p); err != nil {
+			return p, fmt.Errorf("job %s: result: %w", job, err)
+		}
+		return p, nil
+	case enums.WORKFLOW_EXECUTION_STATUS_RUNNING:
+	default:
+		p.Job = job
+		return p, nil // failed, cancelled, terminated: no progress to show beyond the status
+	}
+	qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	v, err := c.QueryWorkflow(qctx, job, "", workflows.QueryProgress)
+	if err != nil {
+		if qctx.Err() != nil {
+			return p, fmt.Errorf("job %s: no worker answered the progress query in 10 s: start a worker (or rerun `submit --local` with the job's spec to resume it)", job)
+		}
+		return p, fmt.Errorf("job %s: progress: %w", job, err)
+	}
+	if err := v.Get(&p); err != nil {
+		return p, fmt.Errorf("job %s: progress: %w", job, err)
+	}
+	return p, nil
 }
 
 func signalCmd(g *globals, name, signal string) *cobra.Command {
@@ -57,7 +90,7 @@ func signalCmd(g *globals, name, signal string) *cobra.Command {
 		Short: name + " a running job (in-flight batches finish; no new ones start while paused)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sess, err := connect(cmd.Context(), g)
+			sess, err := manage(cmd.Context(), g)
 			if err != nil {
 				return err
 			}
@@ -71,13 +104,40 @@ func signalCmd(g *globals, name, signal string) *cobra.Command {
 	}
 }
 
+func setInFlightCmd(g *globals) *cobra.Command {
+	var f schema.InFlight
+	cmd := &cobra.Command{
+		Use:   "set-in-flight <job> [--batches N] [--episodes N]",
+		Short: "Change a running job's in-flight limits (batches at once; episodes at once per batch, from the next batch on)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.Batches < 0 || f.Episodes < 0 || f.Batches+f.Episodes == 0 {
+				return fmt.Errorf("set-in-flight: give --batches and/or --episodes, each at least 1")
+			}
+			sess, err := manage(cmd.Context(), g)
+			if err != nil {
+				return err
+			}
+			defer sess.close()
+			if err := sess.client.SignalWorkflow(cmd.Context(), args[0], "", workflows.SignalSetInFlight, f); err != nil {
+				return fmt.Errorf("job %s: %w", args[0], err)
+			}
+			fmt.Fprintf(g.out, "job %s: in-flight limits sent (batches %d, episodes %d; 0 = unchanged)\n", args[0], f.Batches, f.Episodes)
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&f.Batches, "batches", 0, "batches in flight at once")
+	cmd.Flags().IntVar(&f.Episodes, "episodes", 0, "episodes in flight at once in each batch started from now on")
+	return cmd
+}
+
 func cancelCmd(g *globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "cancel <job>",
 		Short: "Cancel a job: committed shards stay, in-flight batches are cancelled",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sess, err := connect(cmd.Context(), g)
+			sess, err := manage(cmd.Context(), g)
 			if err != nil {
 				return err
 			}
@@ -97,7 +157,7 @@ func listCmd(g *globals) *cobra.Command {
 		Short: "List jobs",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			sess, err := connect(cmd.Context(), g)
+			sess, err := manage(cmd.Context(), g)
 			if err != nil {
 				return err
 			}

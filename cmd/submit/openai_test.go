@@ -3,14 +3,21 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"go.temporal.io/sdk/worker"
 
 	"github.com/quarry-rl/quarry/internal/openaitest"
+	"github.com/quarry-rl/quarry/workflows"
 )
 
 var hint = regexp.MustCompile(`you guessed (\d+), and the target number is (higher|lower)`)
@@ -41,7 +48,17 @@ func bisect(msgs []openaitest.Message) string {
 
 // An endpoint-policy job end to end: every turn is a real HTTP chat
 // completion; the shards hold the served token ids and logprobs.
-func TestLocalOpenAIEndToEnd(t *testing.T) {
+func TestLocalOpenAIEndToEnd(t *testing.T) { openAIEndToEnd(t) }
+
+// The endpoint job again with the sticky cache off: every workflow task of
+// the job, its batches and episodes replays from the start.
+func TestLocalOpenAIEndToEndNoStickyCache(t *testing.T) {
+	worker.SetStickyWorkflowCacheSize(0)
+	defer worker.SetStickyWorkflowCacheSize(10000)
+	openAIEndToEnd(t)
+}
+
+func openAIEndToEnd(t *testing.T) {
 	srv := openaitest.Start(t, openaitest.WithPolicy(bisect))
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
@@ -100,7 +117,18 @@ output: `+out+`
 	if chats != len(turns) {
 		t.Fatalf("%d chat completions served, %d turn rows: every accepted generation is one row", chats, len(turns))
 	}
+	served := map[string]bool{}
+	for _, rec := range srv.ChatRecords() {
+		if rec.Status == 200 {
+			served[rec.ResponseID] = true
+		}
+	}
+	rowOf := map[string]bool{}
 	for _, r := range turns {
+		if r.ResponseID == nil || !served[*r.ResponseID] || rowOf[*r.ResponseID] {
+			t.Fatalf("turn %s/%d: response_id %v is not one response the server sent, or is on two rows", r.EpisodeID, r.Turn, r.ResponseID)
+		}
+		rowOf[*r.ResponseID] = true
 		if r.TokenSource != "served" || r.PolicyModel != openaitest.DefaultModel {
 			t.Fatalf("turn %s/%d: token source %q model %q", r.EpisodeID, r.Turn, r.TokenSource, r.PolicyModel)
 		}
@@ -238,4 +266,137 @@ func completions(srv *openaitest.Server) int {
 		}
 	}
 	return n
+}
+
+// maxConcurrent is the most chat completions the server was serving at once.
+func maxConcurrent(srv *openaitest.Server) int {
+	recs := srv.ChatRecords()
+	most := 0
+	for _, r := range recs {
+		n := 0
+		for _, o := range recs {
+			if !o.Received.After(r.Received) && (o.Done.IsZero() || o.Done.After(r.Received)) {
+				n++
+			}
+		}
+		most = max(most, n)
+	}
+	return most
+}
+
+// A running local job is managed from a second command: set-in-flight raises
+// its limits (the endpoint sees more requests at once), and status reports
+// tokens. Episodes that outgrow the model's context end truncated, with their
+// last turn row marked so.
+func TestManageRunningJobAndContextLimit(t *testing.T) {
+	srv := openaitest.Start(t, openaitest.WithLatency(150*time.Millisecond), openaitest.WithMaxModelLen(170),
+		openaitest.WithPolicy(func([]openaitest.Message) string { return "Is it one? \\boxed{1}" }))
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	path := writeSpec(t, dir, `
+job: managed
+envs: [{id: game:GuessTheNumber-v0-hard}]
+tasks: 4
+samples_per_task: 2
+batch_size: 4
+policy:
+  kind: openai
+  openai:
+    endpoints: [`+srv.BaseURL()+`]
+    model: `+openaitest.DefaultModel+`
+    sampling: {max_tokens: 16}
+in_flight: {batches: 1, episodes: 1}
+output: `+out+`
+`)
+	spec, err := loadSpec(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(dir, "state")
+	g := &globals{local: true, stateDir: state, queue: workflows.DefaultTaskQueue, out: io.Discard, err: io.Discard}
+	ctx := context.Background()
+	sess, err := connect(ctx, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.close()
+	run, _, err := startOrAttach(ctx, sess.client, g.queue, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli := func(args ...string) string {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		root := newRoot(&stdout, &stderr)
+		root.SetArgs(append([]string{"--local", "--state-dir", state}, args...))
+		if err := root.ExecuteContext(ctx); err != nil {
+			t.Fatalf("submit %v: %v\n%s", args, err, stderr.String())
+		}
+		return stdout.String()
+	}
+	// The state dir is served by this process: the commands attach to it.
+	if got := cli("set-in-flight", "managed", "--batches", "2", "--episodes", "4"); !strings.Contains(got, "in-flight limits sent") {
+		t.Fatalf("set-in-flight: %s", got)
+	}
+	if got := cli("status", "managed"); !strings.Contains(got, "job managed: Running") {
+		t.Fatalf("status of the running job:\n%s", got)
+	}
+	if err := run.Get(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := maxConcurrent(srv); n < 3 || n > 5 {
+		t.Fatalf("at most %d requests at once; want 3..5 after raising the limits to 2 batches × 4 episodes", n)
+	}
+	status := cli("status", "managed")
+	var prompt, response int
+	if _, err := fmt.Sscanf(status[strings.Index(status, "tokens"):], "tokens   %d prompt, %d response", &prompt, &response); err != nil {
+		t.Fatalf("status has no token line: %v\n%s", err, status)
+	}
+	var usage [2]int
+	for _, r := range srv.ChatRecords() {
+		if r.Status != 200 {
+			continue
+		}
+		var body struct {
+			Usage struct {
+				Prompt     int `json:"prompt_tokens"`
+				Completion int `json:"completion_tokens"`
+			} `json:"usage"`
+		}
+		if err := json.Unmarshal(r.Response, &body); err != nil {
+			t.Fatal(err)
+		}
+		usage[0] += body.Usage.Prompt
+		usage[1] += body.Usage.Completion
+	}
+	if prompt != usage[0] || response != usage[1] {
+		t.Fatalf("status reports %d/%d tokens, the server sent usage %v\n%s", prompt, response, usage, status)
+	}
+	_, turns, eps := readShards(t, "file://"+out, "managed")
+	if len(eps) != 8 {
+		t.Fatalf("%d episodes", len(eps))
+	}
+	cut := 0
+	for _, e := range eps {
+		if e.StopReason != "context" {
+			continue
+		}
+		cut++
+		if !e.Truncated || e.Terminated {
+			t.Fatalf("episode %s stopped by the context: truncated %v terminated %v", e.EpisodeID, e.Truncated, e.Terminated)
+		}
+		last := -1
+		for i, r := range turns {
+			if r.EpisodeID == e.EpisodeID && (last < 0 || r.Turn > turns[last].Turn) {
+				last = i
+			}
+		}
+		if !turns[last].Truncated {
+			t.Fatalf("episode %s: last turn %d not marked truncated", e.EpisodeID, turns[last].Turn)
+		}
+		t.Logf("episode %s: %d turns before the context ran out", e.EpisodeID, e.NumTurns)
+	}
+	if cut == 0 {
+		t.Fatal("no episode ran out of context")
+	}
 }

@@ -159,8 +159,28 @@ type session struct {
 	close  func()
 }
 
-func connect(ctx context.Context, g *globals) (*session, error) {
+func connect(ctx context.Context, g *globals) (*session, error) { return dial(ctx, g, true) }
+
+// manage connects for a management command (status, pause, …). Locally it
+// attaches to the server a running `submit --local` serves, or starts one
+// without a worker, so a status call never runs the job's work.
+func manage(ctx context.Context, g *globals) (*session, error) { return dial(ctx, g, false) }
+
+func dial(ctx context.Context, g *globals, withWorker bool) (*session, error) {
 	log := g.logger()
+	if g.local && !withWorker {
+		dir := filepath.Join(g.stateDir, "temporal")
+		if address, err := localserver.Address(dir); err == nil && localserver.InUse(dir) {
+			opts := g.conn
+			opts.Address, opts.Namespace = address, "default"
+			opts.TLS, opts.TLSCert, opts.TLSKey, opts.APIKeyEnv = false, "", "", ""
+			c, err := opts.Dial(log)
+			if err != nil {
+				return nil, err
+			}
+			return &session{client: c, close: c.Close}, nil
+		}
+	}
 	if !g.local {
 		c, err := g.conn.Dial(log)
 		if err != nil {
@@ -179,6 +199,12 @@ func connect(ctx context.Context, g *globals) (*session, error) {
 	if err != nil {
 		srv.Stop()
 		return nil, err
+	}
+	if !withWorker {
+		return &session{client: c, uiURL: srv.UIURL(), close: func() {
+			c.Close()
+			srv.Stop()
+		}}, nil
 	}
 	reg, err := catalog.New()
 	if err != nil {

@@ -301,7 +301,16 @@ output: `+out+`
 
 // The random policy end to end, with a weighted mixture and the job's
 // max_turns cap below the envs' limits.
-func TestLocalRandomPolicy(t *testing.T) {
+func TestLocalRandomPolicy(t *testing.T) { localRandomPolicy(t) }
+
+// The random-policy job with the sticky cache off.
+func TestLocalRandomPolicyNoStickyCache(t *testing.T) {
+	worker.SetStickyWorkflowCacheSize(0)
+	defer worker.SetStickyWorkflowCacheSize(10000)
+	localRandomPolicy(t)
+}
+
+func localRandomPolicy(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
 	spec := writeSpec(t, dir, `

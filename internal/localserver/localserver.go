@@ -196,6 +196,38 @@ func (s *Server) unlock() {
 	}
 }
 
+// ErrInUse means another process serves the state dir; Address finds it.
+var ErrInUse = errors.New("state dir in use by another process")
+
+// Address returns the frontend host:port of the server a state dir records
+// (ports.json), for a client that attaches to a server another process runs.
+func Address(dir string) (string, error) {
+	path := filepath.Join(dir, "ports.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("local server: %w", err)
+	}
+	var p Ports
+	if err := json.Unmarshal(b, &p); err != nil || p.Frontend == 0 {
+		return "", fmt.Errorf("local server: %s: no frontend port (%v)", path, err)
+	}
+	return addr(p.Frontend), nil
+}
+
+// InUse reports whether a running server holds dir's lock.
+func InUse(dir string) bool {
+	f, err := os.Open(filepath.Join(dir, "server.lock"))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return true
+	}
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
+}
+
 // lockDir takes an exclusive lock so two processes never serve one database.
 func lockDir(dir string) (*os.File, error) {
 	f, err := os.OpenFile(filepath.Join(dir, "server.lock"), os.O_CREATE|os.O_RDWR, 0o644)
@@ -204,7 +236,7 @@ func lockDir(dir string) (*os.File, error) {
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("local server: %s is in use by another process (another `submit --local` on the same state dir?)", dir)
+		return nil, fmt.Errorf("local server: %s: %w (another `submit --local` on the same state dir?)", dir, ErrInUse)
 	}
 	return f, nil
 }

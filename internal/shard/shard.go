@@ -327,6 +327,12 @@ func buildRows(in *Input, turns [][]turnlog.Turn) ([]schema.TurnRow, []schema.Ep
 		case stop == schema.StopTerminated && !last.Act.Terminated, stop == schema.StopTruncated && !last.Act.Truncated:
 			return nil, nil, nil, bad("stop reason %s, but the last turn has terminated=%v truncated=%v", stop, last.Act.Terminated, last.Act.Truncated)
 		}
+		if stop == schema.StopContext && !last.Act.Terminated {
+			// The next prompt did not fit: the episode was cut by a limit, so
+			// its last turn is truncated (the act record was written before
+			// anyone knew) and trainers bootstrap from it.
+			rows[len(rows)-1].Truncated = true
+		}
 		ep := schema.EpisodeRow{
 			JobID: in.Job, Batch: int32(in.Batch), Episode: int32(e.Episode), Group: int32(e.Group), Sample: int32(e.Sample),
 			EpisodeID: id, GroupID: schema.GroupID(in.Job, in.Batch, e.Group), TaskID: e.TaskID, TaskIndex: e.TaskIndex,
@@ -365,6 +371,7 @@ func turnRow(in *Input, e *Episode, id string, t turnlog.Turn) schema.TurnRow {
 		PolicyModel: g.PolicyModel, PolicyVersion: g.PolicyVersion, SamplingParams: cmp.Or(g.SamplingParams, "{}"),
 		TokenSource: g.TokenSource, PromptTokenIDs: g.PromptTokenIDs, ResponseTokenIDs: g.ResponseTokenIDs,
 		ResponseLogprobs: g.ResponseLogprobs, ResponseLen: int32(g.ResponseLen), FinishReason: g.FinishReason,
+		ResponseID: nonEmpty(g.ResponseID),
 
 		GenerationMs: g.GenerationMs, EnvMs: a.EnvMs, ErrorClass: errorClass,
 		GroundTruth: e.GroundTruth, ExtraInfo: a.Info,
@@ -548,4 +555,12 @@ func WriteSuccess(ctx context.Context, store blob.Store, job string, batches int
 		return schema.Success{}, fmt.Errorf("write _SUCCESS: %w", err)
 	}
 	return s, nil
+}
+
+// nonEmpty is nil for "", so optional columns stay null when unset.
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
