@@ -45,6 +45,10 @@ type Activities struct {
 	// passes it, so a test can kill the worker exactly there (cmd/worker's
 	// QUARRY_TEST_CRASH). Nil in production.
 	Crash func(point string)
+	// HostQueue is this process's own task queue (workflows.NewWorkers sets
+	// it): Act reports it so the episode's next Generate comes back here,
+	// where the session is warm. Empty: no affinity.
+	HostQueue string
 
 	turnsOnce sync.Once
 	turnState *turnState

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -76,6 +77,8 @@ type ActResult struct {
 	Done       bool           `json:"done,omitempty"`
 	Success    bool           `json:"success,omitempty"`
 	StopReason string         `json:"stop_reason,omitempty"`
+	// HostQueue is the queue of the worker that now holds the session.
+	HostQueue string `json:"host_queue,omitempty"`
 }
 
 // turnState is a worker's per-episode memory and its inference pools.
@@ -83,7 +86,12 @@ type turnState struct {
 	sessions *lru.Cache[string, *rollout.Session]
 	mu       sync.Mutex
 	pools    map[string]*inference.Pool
+	replays  atomic.Int64
 }
+
+// SessionReplays counts the sessions this worker rebuilt by reading an
+// episode's turn log (a cache miss after the first turn).
+func (a *Activities) SessionReplays() int64 { return a.turns().replays.Load() }
 
 func (a *Activities) turns() *turnState {
 	a.turnsOnce.Do(func() {
@@ -144,6 +152,7 @@ func (a *Activities) session(ctx context.Context, ep EpisodeRef, head *schema.Tu
 		if err != nil {
 			return nil, fmt.Errorf("rebuild %s: %w", ep.ID(), err)
 		}
+		ts.replays.Add(1)
 		if err := s.Replay(turns); err != nil {
 			if errors.Is(err, rollout.ErrDiverged) {
 				return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeEnvVersion, err)
@@ -271,5 +280,5 @@ func (a *Activities) Act(ctx context.Context, in ActInput) (ActResult, error) {
 	a.crash("act:after-record")
 	s.Head = &ref
 	a.turns().sessions.Add(in.Episode.ID(), s)
-	return ActResult{Ref: ref, Reward: act.Reward, Done: stop != "", Success: act.Success, StopReason: stop}, nil
+	return ActResult{Ref: ref, Reward: act.Reward, Done: stop != "", Success: act.Success, StopReason: stop, HostQueue: a.HostQueue}, nil
 }

@@ -134,7 +134,7 @@ func run(levels string, latency time.Duration, turns, waves, words int, endpoint
 type local struct {
 	srv    *localserver.Server
 	client client.Client
-	worker worker.Worker
+	worker *workflows.Workers
 }
 
 func startLocal(dir string) (*local, error) {
@@ -154,8 +154,7 @@ func startLocal(dir string) (*local, error) {
 		srv.Stop()
 		return nil, err
 	}
-	w := worker.New(c, workflows.DefaultTaskQueue, worker.Options{WorkerStopTimeout: 5 * time.Second})
-	workflows.Register(w, &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log})
+	w := workflows.NewWorkers(c, workflows.DefaultTaskQueue, &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log}, worker.Options{WorkerStopTimeout: 5 * time.Second})
 	if err := w.Start(); err != nil {
 		c.Close()
 		srv.Stop()

@@ -16,6 +16,8 @@ import (
 
 	"go.temporal.io/sdk/worker"
 
+	"github.com/quarry-rl/quarry/activities"
+	"github.com/quarry-rl/quarry/envs/catalog"
 	"github.com/quarry-rl/quarry/internal/openaitest"
 	"github.com/quarry-rl/quarry/workflows"
 )
@@ -398,5 +400,76 @@ output: `+out+`
 	}
 	if cut == 0 {
 		t.Fatal("no episode ran out of context")
+	}
+}
+
+// With two workers, each episode's Generate goes back to the worker that ran
+// its last Act (its host queue), so no session is rebuilt from the turn log;
+// the control run without affinity (host queues empty) shows the rebuilds it
+// saves.
+func TestEpisodeAffinity(t *testing.T) {
+	for _, affine := range []bool{true, false} {
+		t.Run(fmt.Sprintf("affine=%v", affine), func(t *testing.T) {
+			srv := openaitest.Start(t, openaitest.WithPolicy(bisect), openaitest.WithLatency(5*time.Millisecond))
+			dir := t.TempDir()
+			spec, err := loadSpec(writeSpec(t, dir, `
+job: affine
+seed: 4
+envs: [{id: game:GuessTheNumber-v0-hard}]
+tasks: 4
+samples_per_task: 4
+batch_size: 16
+policy:
+  kind: openai
+  openai:
+    endpoints: [`+srv.BaseURL()+`]
+    model: `+openaitest.DefaultModel+`
+output: `+filepath.Join(dir, "out")+`
+`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := &globals{local: true, stateDir: filepath.Join(dir, "state"), queue: workflows.DefaultTaskQueue, out: io.Discard, err: io.Discard}
+			ctx := context.Background()
+			sess, err := manage(ctx, g) // the server alone: the test runs two workers
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sess.close()
+			reg, err := catalog.New()
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Eager activity dispatch off: it would hand a Generate on the
+			// shared queue to the workflow's own worker and hide the control.
+			var acts [2]*activities.Activities
+			for i := range acts {
+				acts[i] = &activities.Activities{Envs: reg, Stores: &activities.Stores{}}
+				w := workflows.NewWorkers(sess.client, g.queue, acts[i], worker.Options{DisableEagerActivities: true})
+				if !affine {
+					acts[i].HostQueue = ""
+				}
+				if err := w.Start(); err != nil {
+					t.Fatal(err)
+				}
+				defer w.Stop()
+			}
+			run, _, err := startOrAttach(ctx, sess.client, g.queue, spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := run.Get(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			_, turns, _ := readShards(t, spec.Output, "affine")
+			replays := acts[0].SessionReplays() + acts[1].SessionReplays()
+			t.Logf("%d turns, %d sessions rebuilt from the turn log", len(turns), replays)
+			if affine && replays != 0 {
+				t.Fatalf("%d sessions rebuilt with episode-affine routing, want 0", replays)
+			}
+			if !affine && replays == 0 {
+				t.Fatal("control run without affinity rebuilt no session: the test does not exercise two workers")
+			}
+		})
 	}
 }

@@ -212,12 +212,12 @@ func dial(ctx context.Context, g *globals, withWorker bool) (*session, error) {
 		srv.Stop()
 		return nil, err
 	}
-	w := worker.New(c, g.queue, worker.Options{WorkerStopTimeout: 5 * time.Second})
-	workflows.Register(w, &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log})
+	a := &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log}
+	w := workflows.NewWorkers(c, g.queue, a, worker.Options{WorkerStopTimeout: 5 * time.Second})
 	if err := w.Start(); err != nil {
 		c.Close()
 		srv.Stop()
-		return nil, fmt.Errorf("start local worker: %w", err)
+		return nil, fmt.Errorf("local worker: %w", err)
 	}
 	return &session{client: c, uiURL: srv.UIURL(), close: func() {
 		w.Stop()

@@ -79,21 +79,20 @@ Environment (a testing aid, never set in production):
 			if err != nil {
 				return err
 			}
-			w := worker.New(c, queue, worker.Options{
+			if crash != nil {
+				log.Warn("test crash points armed: this worker will exit at them", crashEnv, os.Getenv(crashEnv))
+			}
+			w := workflows.NewWorkers(c, queue, &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log, Crash: crash}, worker.Options{
 				MaxConcurrentActivityExecutionSize:     maxActivities,
 				MaxConcurrentWorkflowTaskExecutionSize: maxWorkflows,
 				WorkerStopTimeout:                      shutdownWait,
 			})
-			if crash != nil {
-				log.Warn("test crash points armed: this worker will exit at them", crashEnv, os.Getenv(crashEnv))
-			}
-			workflows.Register(w, &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log, Crash: crash})
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			if err := w.Start(); err != nil {
-				return fmt.Errorf("start worker: %w", err)
+				return err
 			}
-			log.Info("worker started", "address", conn.Address, "namespace", conn.Namespace, "task_queue", queue)
+			log.Info("worker started", "address", conn.Address, "namespace", conn.Namespace, "task_queue", queue, "host_queue", w.HostQueue)
 			<-ctx.Done()
 			log.Info("stopping: waiting for running activities", "timeout", shutdownWait)
 			w.Stop()
