@@ -31,7 +31,7 @@ func newRoot(in io.Reader, out io.Writer) *cobra.Command {
 	}
 	root.SetIn(in)
 	root.SetOut(out)
-	root.AddCommand(newEnvsCmd(), newPlayCmd(), newInspectCmd())
+	root.AddCommand(newEnvsCmd(), newPlayCmd(), newInspectCmd(), newRetrieveCmd())
 	return root
 }
 
