@@ -209,7 +209,6 @@ func TestToolTurnsDoNotCountAgainstMaxTurns(t *testing.T) {
 	}
 }
 
-
 // Without sessions, Step refuses a tool call: in the pipeline, calls go
 // through Call and Apply on tool workers.
 func TestStepWithoutSession(t *testing.T) {
