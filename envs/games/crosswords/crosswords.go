@@ -23,6 +23,7 @@ import (
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/games"
+	"github.com/quarry-rl/quarry/envs/games/wordgrid"
 	"github.com/quarry-rl/quarry/envs/games/words"
 )
 
@@ -46,11 +47,8 @@ const maxWords = 5
 // Validate checks the values that are set, and that a fixed game leaves room
 // for its letters: one turn each.
 func (o Options) Validate() error {
-	if o.NumWords != nil && (*o.NumWords < 1 || *o.NumWords > maxWords) {
-		return &envs.OptionError{Option: "num_words", Reason: fmt.Sprintf("must be from 1 to %d, or null for a random game", maxWords)}
-	}
-	if o.MaxTurns != nil && *o.MaxTurns < 1 {
-		return &envs.OptionError{Option: "max_turns", Reason: "must be a positive integer, or null for a random game"}
+	if err := wordgrid.ValidateCounts(o.NumWords, o.MaxTurns, maxWords); err != nil {
+		return err
 	}
 	if o.random() {
 		return nil
@@ -87,36 +85,20 @@ func maxCrossings(n int) int { return (n / 2) * ((n + 1) / 2) }
 // GEM's -random settings (hardcore is drawn).
 const randomWords, randomTurns = 3, 20
 
-// Register adds GEM's three variants.
+// Register adds GEM's three variants. Each variant's largest step reward is
+// 1/letters, for the fewest letters a puzzle of it can have.
 func Register(r *envs.Registry) error {
-	variants := []struct {
-		suffix string
-		opts   Options
-		turns  int
-		// letters is the fewest letters a puzzle of the variant can have,
-		// so 1/letters is the largest step reward.
-		letters int
-	}{
-		{"easy", Options{games.Bool(false), games.Int(30), games.Int(3)}, 30, minLetters(easyMin, 3)},
-		{"hard", Options{games.Bool(true), games.Int(40), games.Int(3)}, 40, minLetters(hardMin, 3)},
-		{"random", Options{}, randomTurns, minLetters(easyMin, randomWords)},
-	}
-	for _, v := range variants {
-		err := r.Register(envs.Spec{
-			ID:          "game:Crosswords-v0-" + v.suffix,
-			Description: "Fill a crossword grid one letter per turn from a clue for each word.",
-			MaxTurns:    v.turns,
-			RewardMin:   games.FormatErrorReward,
-			RewardMax:   1 / float64(v.letters),
-			Revision:    1,
-			DataDigest:  words.Digest(),
-			Build:       envs.Options(v.opts, func(o Options) (envs.Env, error) { return &Env{opts: o}, nil }),
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return games.RegisterVariants(r, envs.Spec{
+		ID:          "game:Crosswords-v0",
+		Description: "Fill a crossword grid one letter per turn from a clue for each word.",
+		RewardMin:   games.FormatErrorReward,
+		Revision:    1,
+		DataDigest:  words.Digest(),
+	}, func(o Options) (envs.Env, error) { return &Env{opts: o}, nil },
+		games.Variant[Options]{Suffix: "easy", Options: Options{games.Bool(false), games.Int(30), games.Int(3)}, MaxTurns: 30, RewardMax: 1 / float64(minLetters(easyMin, 3))},
+		games.Variant[Options]{Suffix: "hard", Options: Options{games.Bool(true), games.Int(40), games.Int(3)}, MaxTurns: 40, RewardMax: 1 / float64(minLetters(hardMin, 3))},
+		games.Variant[Options]{Suffix: "random", MaxTurns: randomTurns, RewardMax: 1 / float64(minLetters(easyMin, randomWords))},
+	)
 }
 
 // actionPattern is GEM's: row, column and one letter in the last \boxed{}
@@ -209,7 +191,7 @@ func (e *Env) install(size int, placed []placement) error {
 			clues.WriteByte('\n')
 		}
 		fmt.Fprintf(&clues, "%d. %s (%s): %d letters", i+1, clue, p.direction(), len(p.word))
-		dr, dc := delta(p.down)
+		dr, dc := wordgrid.Delta(p.down)
 		for k := range len(p.word) {
 			e.solution[(p.row+k*dr)*size+p.col+k*dc] = p.word[k]
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/envtest"
+	"github.com/quarry-rl/quarry/envs/games/wordgrid"
 	"github.com/quarry-rl/quarry/envs/games/words"
 )
 
@@ -155,15 +156,6 @@ func TestObservations(t *testing.T) {
 	}
 }
 
-func TestGridSize(t *testing.T) {
-	// Python's round() takes halves to even: round(4.5) = 4, round(7.5) = 8.
-	for longest, want := range map[int]int{3: 4, 4: 6, 5: 8, 6: 9, 7: 10, 8: 12, 9: 14, 10: 15} {
-		if got := gridSize(longest); got != want {
-			t.Errorf("gridSize(%d) = %d, want %d", longest, got, want)
-		}
-	}
-}
-
 // checkPuzzle verifies everything the generator promises about g's puzzle.
 func checkPuzzle(t *testing.T, g *Env, hardcore bool, n, maxTurns int) {
 	t.Helper()
@@ -172,7 +164,7 @@ func checkPuzzle(t *testing.T, g *Env, hardcore bool, n, maxTurns int) {
 		t.Fatalf("%d words placed, want %d", len(g.placed), n)
 	}
 	longest := len(g.placed[0].word)
-	if g.size != gridSize(longest) {
+	if g.size != wordgrid.Size(longest) {
 		t.Fatalf("grid %d for a longest word of %d", g.size, longest)
 	}
 	first := g.placed[0]
@@ -195,7 +187,7 @@ func checkPuzzle(t *testing.T, g *Env, hardcore bool, n, maxTurns int) {
 		if c, _ := words.Clue(w.word); w.clue != c || c == "" {
 			t.Fatalf("word %q has clue %q", w.word, w.clue)
 		}
-		dr, dc := delta(w.down)
+		dr, dc := wordgrid.Delta(w.down)
 		for k := range len(w.word) {
 			r, c := w.row+k*dr, w.col+k*dc
 			if r < 0 || c < 0 || r >= g.size || c >= g.size {
@@ -251,7 +243,7 @@ func checkPuzzle(t *testing.T, g *Env, hardcore bool, n, maxTurns int) {
 					if down {
 						p.row, p.col = start, line
 					}
-					dr, dc := delta(down)
+					dr, dc := wordgrid.Delta(down)
 					var b []byte
 					for j := range k - start {
 						b = append(b, g.solution[(p.row+j*dr)*g.size+p.col+j*dc])

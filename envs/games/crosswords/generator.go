@@ -3,11 +3,11 @@ package crosswords
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
 
+	"github.com/quarry-rl/quarry/envs/games/wordgrid"
 	"github.com/quarry-rl/quarry/envs/games/words"
 )
 
@@ -89,16 +89,6 @@ type spot struct {
 	down     bool
 }
 
-func delta(down bool) (dr, dc int) {
-	if down {
-		return 1, 0
-	}
-	return 0, 1
-}
-
-// gridSize is GEM's round(longest * 1.5).
-func gridSize(longest int) int { return int(math.RoundToEven(1.5 * float64(longest))) }
-
 // puzzle draws puzzles until one places all n words in at most maxLetters
 // letters: GEM's puzzles, conditioned on fitting in the turns. Words too
 // long to ever fit are left out of the draw, which changes nothing but the
@@ -122,12 +112,7 @@ func (g *generator) puzzle(rng *rand.Rand, p *pool, n, maxLetters int) (int, []p
 // attempt samples n distinct words and lays them out; false if one of them
 // found no place.
 func (g *generator) attempt(rng *rand.Rand, cands []string, n int) bool {
-	g.picked = g.picked[:0]
-	for len(g.picked) < n {
-		if i := rng.IntN(len(cands)); !slices.Contains(g.picked, i) {
-			g.picked = append(g.picked, i)
-		}
-	}
+	g.picked = wordgrid.Pick(rng, g.picked, n, len(cands))
 	g.placed = g.placed[:0]
 	for _, i := range g.picked {
 		g.placed = append(g.placed, placement{word: cands[i]})
@@ -136,7 +121,7 @@ func (g *generator) attempt(rng *rand.Rand, cands []string, n int) bool {
 	for i := range g.placed {
 		g.placed[i].down = rng.IntN(2) == 1
 	}
-	g.reset(gridSize(len(g.placed[0].word)))
+	g.reset(wordgrid.Size(len(g.placed[0].word)))
 	for i := range g.placed {
 		w := &g.placed[i]
 		if i == 0 {
@@ -215,7 +200,7 @@ func (g *generator) occupied(r, c int) bool {
 
 // fits reports whether word can start at (r, c) under the crossword rules.
 func (g *generator) fits(word string, r, c int, down bool) bool {
-	dr, dc := delta(down)
+	dr, dc := wordgrid.Delta(down)
 	n := len(word)
 	if r < 0 || c < 0 || r+dr*(n-1) >= g.size || c+dc*(n-1) >= g.size {
 		return false
@@ -244,7 +229,7 @@ func (g *generator) fits(word string, r, c int, down bool) bool {
 }
 
 func (g *generator) put(word string, r, c int, down bool) {
-	dr, dc := delta(down)
+	dr, dc := wordgrid.Delta(down)
 	bit := uint8(acrossBit)
 	if down {
 		bit = downBit

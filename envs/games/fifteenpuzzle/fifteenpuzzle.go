@@ -79,31 +79,17 @@ const randomMaxTurns = 50
 
 // Register adds GEM's three variants.
 func Register(r *envs.Registry) error {
-	variants := []struct {
-		suffix string
-		opts   Options
-		turns  int
-	}{
-		{"easy", Options{NumRows: games.Int(2), MaxTurns: games.Int(10)}, 10},
-		{"hard", Options{NumRows: games.Int(4), MaxTurns: games.Int(50)}, 50},
-		{"random", Options{}, randomMaxTurns},
-	}
-	for _, v := range variants {
-		v.opts.InitAlgo, v.opts.MCRandMoves = MonteCarlo, 100
-		err := r.Register(envs.Spec{
-			ID:          "game:FifteenPuzzle-v0-" + v.suffix,
-			Description: "Slide numbered tiles into the empty space until they are in order, within a turn budget.",
-			MaxTurns:    v.turns,
-			RewardMin:   games.FormatErrorReward,
-			RewardMax:   games.SuccessReward,
-			Revision:    1,
-			Build:       envs.Options(v.opts, func(o Options) (envs.Env, error) { return &Env{opts: o}, nil }),
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return games.RegisterVariants(r, envs.Spec{
+		ID:          "game:FifteenPuzzle-v0",
+		Description: "Slide numbered tiles into the empty space until they are in order, within a turn budget.",
+		RewardMin:   games.FormatErrorReward,
+		RewardMax:   games.SuccessReward,
+		Revision:    1,
+	}, func(o Options) (envs.Env, error) { return &Env{opts: o}, nil },
+		games.Variant[Options]{Suffix: "easy", Options: Options{NumRows: games.Int(2), MaxTurns: games.Int(10), InitAlgo: MonteCarlo, MCRandMoves: 100}, MaxTurns: 10},
+		games.Variant[Options]{Suffix: "hard", Options: Options{NumRows: games.Int(4), MaxTurns: games.Int(50), InitAlgo: MonteCarlo, MCRandMoves: 100}, MaxTurns: 50},
+		games.Variant[Options]{Suffix: "random", Options: Options{InitAlgo: MonteCarlo, MCRandMoves: 100}, MaxTurns: randomMaxTurns},
+	)
 }
 
 // Moves name the direction a tile slides into the empty space, as GEM does:
@@ -114,8 +100,6 @@ const (
 	left
 	right
 )
-
-var moveNames = [...]string{"up", "down", "left", "right"}
 
 // inverse undoes a move.
 var inverse = [...]int{down, up, right, left}
@@ -333,8 +317,8 @@ func (e *Env) info() envs.Info {
 // fraction of cells in place is added to the step's reward.
 func (e *Env) Step(action string) (envs.StepResult, error) {
 	e.turn++
-	m := envs.LastMatch(actionPattern, action)
-	if m == nil {
+	move, name, ok := games.LastDirection(actionPattern, action)
+	if !ok {
 		info := e.info()
 		info.FormatError = true
 		return envs.StepResult{
@@ -342,23 +326,22 @@ func (e *Env) Step(action string) (envs.StepResult, error) {
 			Reward:      games.FormatErrorReward, Terminated: true, Truncated: e.turn == e.maxTurns, Info: info,
 		}, nil
 	}
-	move := slices.Index(moveNames[:], m[1])
 	var obs string
 	reward := games.InternalStepReward
 	invalid := !e.apply(move)
 	switch {
 	case invalid:
-		obs = fmt.Sprintf("At turn %d, you chose a move %s that is outside the bounds of the board.", e.turn, m[1])
+		obs = fmt.Sprintf("At turn %d, you chose a move %s that is outside the bounds of the board.", e.turn, name)
 		reward = games.InvalidActionReward
 	case e.solved():
 		info := e.info()
-		info.ParsedAction, info.Success = `\boxed{`+m[1]+`}`, true
+		info.ParsedAction, info.Success = games.BoxedDirection(move), true
 		return envs.StepResult{Observation: "Congratulations! You have solved the puzzle!", Reward: games.SuccessReward, Terminated: true, Info: info}, nil
 	default:
-		obs = fmt.Sprintf("At turn %d, you made a valid move: %s.\n", e.turn, m[1])
+		obs = fmt.Sprintf("At turn %d, you made a valid move: %s.\n", e.turn, name)
 	}
 	info := e.info()
-	info.ParsedAction, info.InvalidAction = `\boxed{`+m[1]+`}`, invalid
+	info.ParsedAction, info.InvalidAction = games.BoxedDirection(move), invalid
 	if e.turn >= e.maxTurns {
 		return envs.StepResult{Observation: "You have reached the maximum number of turns.", Reward: reward + e.inPlace(), Terminated: true, Truncated: true, Info: info}, nil
 	}
@@ -368,7 +351,7 @@ func (e *Env) Step(action string) (envs.StepResult, error) {
 // SampleRandomAction picks one of the four directions, boxed. GEM returns the
 // bare word, which its own parser rejects; Quarry boxes it.
 func (e *Env) SampleRandomAction(rng *rand.Rand) string {
-	return `\boxed{` + moveNames[rng.IntN(len(moveNames))] + `}`
+	return games.BoxedDirection(rng.IntN(len(games.Directions)))
 }
 
 // nodeBudget bounds one IDA* search in expanded nodes (not time, so the oracle
@@ -398,5 +381,5 @@ func (e *Env) OracleAction() (string, error) {
 		m = greedy(e.board, e.n, e.last)
 	}
 	e.last = m
-	return `\boxed{` + moveNames[m] + `}`, nil
+	return games.BoxedDirection(m), nil
 }

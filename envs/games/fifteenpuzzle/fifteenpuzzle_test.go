@@ -7,6 +7,7 @@ import (
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/envtest"
+	"github.com/quarry-rl/quarry/envs/games"
 )
 
 func registry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, Register) }
@@ -337,8 +338,8 @@ func TestOracleReplans(t *testing.T) {
 	o, _ := envs.AsOracle(e)
 	a, _ := o.OracleAction()
 	// Play a different legal move instead.
-	for _, m := range moveNames {
-		if `\boxed{`+m+`}` != a && inner.target(slices.Index(moveNames[:], m)) >= 0 {
+	for _, m := range games.Directions {
+		if `\boxed{`+m+`}` != a && inner.target(slices.Index(games.Directions[:], m)) >= 0 {
 			if _, err := e.Step(`\boxed{` + m + `}`); err != nil {
 				t.Fatal(err)
 			}

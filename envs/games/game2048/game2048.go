@@ -74,35 +74,19 @@ const randomMaxTurns = 50
 
 // Register adds GEM's four variants.
 func Register(r *envs.Registry) error {
-	variants := []struct {
-		suffix string
-		opts   Options
-		turns  int
-	}{
-		{"easy", Options{TargetTile: games.Int(64), MaxTurns: games.Int(50)}, 50},
-		{"hard", Options{TargetTile: games.Int(512), MaxTurns: games.Int(50)}, 50},
-		{"extreme-hard", Options{TargetTile: games.Int(2048), MaxTurns: games.Int(100)}, 100},
-		{"random", Options{}, randomMaxTurns},
-	}
-	for _, v := range variants {
-		v.opts.BoardSize = 4
-		err := r.Register(envs.Spec{
-			ID:          "game:Game2048-v0-" + v.suffix,
-			Description: "Slide and merge tiles to build a target tile within a turn budget; rewarded for log2 progress.",
-			MaxTurns:    v.turns,
-			RewardMin:   games.FormatErrorReward,
-			RewardMax:   games.SuccessReward,
-			Revision:    1,
-			Build:       envs.Options(v.opts, func(o Options) (envs.Env, error) { return &Env{opts: o}, nil }),
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return games.RegisterVariants(r, envs.Spec{
+		ID:          "game:Game2048-v0",
+		Description: "Slide and merge tiles to build a target tile within a turn budget; rewarded for log2 progress.",
+		RewardMin:   games.FormatErrorReward,
+		RewardMax:   games.SuccessReward,
+		Revision:    1,
+	}, func(o Options) (envs.Env, error) { return &Env{opts: o}, nil },
+		games.Variant[Options]{Suffix: "easy", Options: Options{TargetTile: games.Int(64), MaxTurns: games.Int(50), BoardSize: 4}, MaxTurns: 50},
+		games.Variant[Options]{Suffix: "hard", Options: Options{TargetTile: games.Int(512), MaxTurns: games.Int(50), BoardSize: 4}, MaxTurns: 50},
+		games.Variant[Options]{Suffix: "extreme-hard", Options: Options{TargetTile: games.Int(2048), MaxTurns: games.Int(100), BoardSize: 4}, MaxTurns: 100},
+		games.Variant[Options]{Suffix: "random", Options: Options{BoardSize: 4}, MaxTurns: randomMaxTurns},
+	)
 }
-
-var moveNames = [...]string{"up", "down", "left", "right"}
 
 var actionPattern = regexp.MustCompile(`(?i)\\boxed\{(up|down|left|right)\}`)
 
@@ -176,19 +160,14 @@ func (e *Env) info() envs.Info {
 // no move left.
 func (e *Env) Step(action string) (envs.StepResult, error) {
 	e.turn++
-	m := envs.LastMatch(actionPattern, action)
-	if m == nil {
+	dir, name, ok := games.LastDirection(actionPattern, action)
+	if !ok {
 		info := e.info()
 		info.FormatError = true
 		return envs.StepResult{
 			Observation: fmt.Sprintf("At turn %d, you did not provide a valid move. Please use \\boxed{direction} format.", e.turn),
 			Reward:      games.FormatErrorReward, Terminated: true, Truncated: e.turn == e.maxTurns, Info: info,
 		}, nil
-	}
-	name := strings.ToLower(m[1])
-	dir := 0
-	for dir < len(moveNames) && moveNames[dir] != name {
-		dir++
 	}
 	var obs string
 	reward := games.InvalidActionReward
@@ -202,20 +181,20 @@ func (e *Env) Step(action string) (envs.StepResult, error) {
 		switch {
 		case e.best >= e.target:
 			info := e.info()
-			info.ParsedAction, info.Success = `\boxed{`+name+`}`, true
+			info.ParsedAction, info.Success = games.BoxedDirection(dir), true
 			return envs.StepResult{
 				Observation: fmt.Sprintf("Congratulations! You reached the %d tile in %d turns!", e.target, e.turn),
 				Reward:      reward, Terminated: true, Info: info,
 			}, nil
 		case e.b.stuck():
 			info := e.info()
-			info.ParsedAction = `\boxed{` + name + `}`
+			info.ParsedAction = games.BoxedDirection(dir)
 			return envs.StepResult{Observation: "Game over! No more moves possible.", Reward: reward, Terminated: true, Info: info}, nil
 		}
 		obs = fmt.Sprintf("At turn %d, you moved %s", e.turn, name)
 	}
 	info := e.info()
-	info.ParsedAction, info.InvalidAction = `\boxed{`+name+`}`, !moved
+	info.ParsedAction, info.InvalidAction = games.BoxedDirection(dir), !moved
 	if e.turn >= e.maxTurns {
 		return envs.StepResult{
 			Observation: fmt.Sprintf("You have reached the maximum number of turns (%d).", e.maxTurns),
@@ -240,7 +219,7 @@ func (e *Env) progress() float64 {
 
 // SampleRandomAction picks one of the four directions, boxed.
 func (e *Env) SampleRandomAction(rng *rand.Rand) string {
-	return `\boxed{` + moveNames[rng.IntN(len(moveNames))] + `}`
+	return games.BoxedDirection(rng.IntN(len(games.Directions)))
 }
 
 // board holds log2 of each tile (0 for empty), row-major in an n×n corner.

@@ -1,6 +1,10 @@
 package game2048
 
-import "math"
+import (
+	"math"
+
+	"github.com/quarry-rl/quarry/envs/games"
+)
 
 // OracleAction searches two plies of expectimax (move, spawn, move) and
 // scores the leaves with a heuristic that favours concentrating value in few
@@ -20,7 +24,7 @@ func (e *Env) OracleAction() (string, error) {
 	if best < 0 { // no move changes the board; the game is already over
 		best = 0
 	}
-	return `\boxed{` + moveNames[best] + `}`, nil
+	return games.BoxedDirection(best), nil
 }
 
 // expectSpawn averages over the tile that spawns on b, then lets the player

@@ -42,28 +42,19 @@ const randomMaxTurns = 9 // ceil(sqrt(50)) + 1
 
 // Register adds every GEM variant and the GEM-README alias game:GuessTheNumber-v0 (→ -hard).
 func Register(r *envs.Registry) error {
-	variants := []struct {
-		suffix string
-		opts   Options
-		turns  int
-	}{
-		{"easy", Options{games.Int(1), games.Int(10), games.Int(4)}, 4},
-		{"hard", Options{games.Int(1), games.Int(50), games.Int(7)}, 7},
-		{"random", Options{}, randomMaxTurns},
-	}
-	for _, v := range variants {
-		err := r.Register(envs.Spec{
-			ID:          "game:GuessTheNumber-v0-" + v.suffix,
-			Description: "Guess a hidden integer from higher/lower hints within a turn budget.",
-			MaxTurns:    v.turns,
-			RewardMin:   games.FormatErrorReward,
-			RewardMax:   games.SuccessReward,
-			Revision:    1,
-			Build:       envs.Options(v.opts, func(o Options) (envs.Env, error) { return &Env{opts: o}, nil }),
-		})
-		if err != nil {
-			return err
-		}
+	err := games.RegisterVariants(r, envs.Spec{
+		ID:          "game:GuessTheNumber-v0",
+		Description: "Guess a hidden integer from higher/lower hints within a turn budget.",
+		RewardMin:   games.FormatErrorReward,
+		RewardMax:   games.SuccessReward,
+		Revision:    1,
+	}, func(o Options) (envs.Env, error) { return &Env{opts: o}, nil },
+		games.Variant[Options]{Suffix: "easy", Options: Options{games.Int(1), games.Int(10), games.Int(4)}, MaxTurns: 4},
+		games.Variant[Options]{Suffix: "hard", Options: Options{games.Int(1), games.Int(50), games.Int(7)}, MaxTurns: 7},
+		games.Variant[Options]{Suffix: "random", MaxTurns: randomMaxTurns},
+	)
+	if err != nil {
+		return err
 	}
 	return r.Alias("game:GuessTheNumber-v0", "game:GuessTheNumber-v0-hard")
 }

@@ -43,31 +43,18 @@ var randomGames = [...][2]int{{3, 10}, {5, 15}, {7, 20}}
 
 // Register adds GEM's three variants.
 func Register(r *envs.Registry) error {
-	variants := []struct {
-		suffix string
-		opts   Options
-		turns  int
-	}{
-		{"easy", Options{games.Int(3), false, games.Int(10)}, 10},
-		{"hard", Options{games.Int(7), false, games.Int(20)}, 20},
-		{"random", Options{}, 20},
-	}
-	for _, v := range variants {
-		err := r.Register(envs.Spec{
-			ID:          "game:Hangman-v0-" + v.suffix,
-			Description: "Find a secret English word by guessing letters or the whole word within a turn budget.",
-			MaxTurns:    v.turns,
-			RewardMin:   games.FormatErrorReward,
-			RewardMax:   0.5 + 0.5*games.SuccessReward, // the whole word at once
-			Revision:    1,
-			DataDigest:  words.Digest(),
-			Build:       envs.Options(v.opts, func(o Options) (envs.Env, error) { return newEnv(o), nil }),
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return games.RegisterVariants(r, envs.Spec{
+		ID:          "game:Hangman-v0",
+		Description: "Find a secret English word by guessing letters or the whole word within a turn budget.",
+		RewardMin:   games.FormatErrorReward,
+		RewardMax:   0.5 + 0.5*games.SuccessReward, // the whole word at once
+		Revision:    1,
+		DataDigest:  words.Digest(),
+	}, func(o Options) (envs.Env, error) { return newEnv(o), nil },
+		games.Variant[Options]{Suffix: "easy", Options: Options{games.Int(3), false, games.Int(10)}, MaxTurns: 10},
+		games.Variant[Options]{Suffix: "hard", Options: Options{games.Int(7), false, games.Int(20)}, MaxTurns: 20},
+		games.Variant[Options]{Suffix: "random", MaxTurns: 20},
+	)
 }
 
 // actionPattern is GEM's: the last \boxed{} holding only letters.

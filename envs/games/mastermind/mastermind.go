@@ -58,30 +58,17 @@ const randomMaxTurns = 30 // the largest limit in randomConfigs
 
 // Register adds GEM's three variants.
 func Register(r *envs.Registry) error {
-	variants := []struct {
-		suffix string
-		opts   Options
-		turns  int
-	}{
-		{"easy", Options{CodeLength: games.Int(2), NumNumbers: games.Int(6), MaxTurns: games.Int(10)}, 10},
-		{"hard", Options{CodeLength: games.Int(4), NumNumbers: games.Int(8), MaxTurns: games.Int(30)}, 30},
-		{"random", Options{}, randomMaxTurns},
-	}
-	for _, v := range variants {
-		err := r.Register(envs.Spec{
-			ID:          "game:Mastermind-v0-" + v.suffix,
-			Description: "Crack a hidden code of digits from black/white peg feedback within a turn budget.",
-			MaxTurns:    v.turns,
-			RewardMin:   games.FormatErrorReward,
-			RewardMax:   games.SuccessReward,
-			Revision:    1,
-			Build:       envs.Options(v.opts, func(o Options) (envs.Env, error) { return newEnv(o), nil }),
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return games.RegisterVariants(r, envs.Spec{
+		ID:          "game:Mastermind-v0",
+		Description: "Crack a hidden code of digits from black/white peg feedback within a turn budget.",
+		RewardMin:   games.FormatErrorReward,
+		RewardMax:   games.SuccessReward,
+		Revision:    1,
+	}, func(o Options) (envs.Env, error) { return newEnv(o), nil },
+		games.Variant[Options]{Suffix: "easy", Options: Options{CodeLength: games.Int(2), NumNumbers: games.Int(6), MaxTurns: games.Int(10)}, MaxTurns: 10},
+		games.Variant[Options]{Suffix: "hard", Options: Options{CodeLength: games.Int(4), NumNumbers: games.Int(8), MaxTurns: games.Int(30)}, MaxTurns: 30},
+		games.Variant[Options]{Suffix: "random", MaxTurns: randomMaxTurns},
+	)
 }
 
 // Unlike Python's re, Go's \d and \s are ASCII-only: a guess written in

@@ -66,31 +66,18 @@ const (
 
 // Register adds GEM's three variants.
 func Register(r *envs.Registry) error {
-	variants := []struct {
-		suffix string
-		opts   Options
-		turns  int
-	}{
-		{"easy", Options{games.Int(5), games.Int(5), games.Int(5), games.Int(25)}, 25},
-		{"hard", Options{games.Int(8), games.Int(8), games.Int(12), games.Int(64)}, 64},
-		{"random", Options{}, randomMaxTurns},
-	}
-	for _, v := range variants {
-		err := r.Register(envs.Spec{
-			ID:          "game:Minesweeper-v0-" + v.suffix,
-			Description: "Clear a Minesweeper board: reveal every safe cell and flag every mine within a turn budget.",
-			MaxTurns:    v.turns,
-			RewardMin:   games.FormatErrorReward,
-			// One reveal can flood the whole board: every safe cell at once.
-			RewardMax: 1,
-			Revision:  1,
-			Build:     envs.Options(v.opts, func(o Options) (envs.Env, error) { return &Env{opts: o}, nil }),
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return games.RegisterVariants(r, envs.Spec{
+		ID:          "game:Minesweeper-v0",
+		Description: "Clear a Minesweeper board: reveal every safe cell and flag every mine within a turn budget.",
+		RewardMin:   games.FormatErrorReward,
+		// One reveal can flood the whole board: every safe cell at once.
+		RewardMax: 1,
+		Revision:  1,
+	}, func(o Options) (envs.Env, error) { return &Env{opts: o}, nil },
+		games.Variant[Options]{Suffix: "easy", Options: Options{games.Int(5), games.Int(5), games.Int(5), games.Int(25)}, MaxTurns: 25},
+		games.Variant[Options]{Suffix: "hard", Options: Options{games.Int(8), games.Int(8), games.Int(12), games.Int(64)}, MaxTurns: 64},
+		games.Variant[Options]{Suffix: "random", MaxTurns: randomMaxTurns},
+	)
 }
 
 var actionPattern = regexp.MustCompile(`\\boxed\{([a-zA-Z]+)\s(\d+)\s(\d+)\}`)

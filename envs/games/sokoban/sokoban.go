@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
-	"strings"
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/games"
@@ -71,33 +70,18 @@ const randomMaxTurns = 50
 
 // Register adds GEM's three variants.
 func Register(r *envs.Registry) error {
-	variants := []struct {
-		suffix string
-		opts   Options
-		turns  int
-	}{
-		{"easy", Options{DimRoom: []int{6, 6}, NumBoxes: games.Int(2), MaxTurns: games.Int(20)}, 20},
-		{"hard", Options{DimRoom: []int{8, 8}, NumBoxes: games.Int(4), MaxTurns: games.Int(50)}, 50},
-		{"random", Options{}, randomMaxTurns},
-	}
-	for _, v := range variants {
-		err := r.Register(envs.Spec{
-			ID:          "game:Sokoban-v0-" + v.suffix,
-			Description: "Push every box onto a target in a generated room within a turn budget; every level is solvable in time.",
-			MaxTurns:    v.turns,
-			RewardMin:   games.FormatErrorReward,
-			RewardMax:   games.SuccessReward,
-			Revision:    1,
-			Build:       envs.Options(v.opts, func(o Options) (envs.Env, error) { return &Env{opts: o}, nil }),
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return games.RegisterVariants(r, envs.Spec{
+		ID:          "game:Sokoban-v0",
+		Description: "Push every box onto a target in a generated room within a turn budget; every level is solvable in time.",
+		RewardMin:   games.FormatErrorReward,
+		RewardMax:   games.SuccessReward,
+		Revision:    1,
+	}, func(o Options) (envs.Env, error) { return &Env{opts: o}, nil },
+		games.Variant[Options]{Suffix: "easy", Options: Options{DimRoom: []int{6, 6}, NumBoxes: games.Int(2), MaxTurns: games.Int(20)}, MaxTurns: 20},
+		games.Variant[Options]{Suffix: "hard", Options: Options{DimRoom: []int{8, 8}, NumBoxes: games.Int(4), MaxTurns: games.Int(50)}, MaxTurns: 50},
+		games.Variant[Options]{Suffix: "random", MaxTurns: randomMaxTurns},
+	)
 }
-
-var moveNames = [...]string{"up", "down", "left", "right"}
 
 var actionPattern = regexp.MustCompile(`(?i)\\boxed\{(up|down|left|right)\}`)
 
@@ -166,19 +150,14 @@ func (e *Env) info() envs.Info {
 // fraction of boxes on targets.
 func (e *Env) Step(action string) (envs.StepResult, error) {
 	e.turn++
-	m := envs.LastMatch(actionPattern, action)
-	if m == nil {
+	dir, name, ok := games.LastDirection(actionPattern, action)
+	if !ok {
 		info := e.info()
 		info.FormatError = true
 		return envs.StepResult{
 			Observation: fmt.Sprintf("At turn %d, your submitted action is not valid.", e.turn),
 			Reward:      games.FormatErrorReward, Terminated: true, Truncated: e.turn == e.maxTurns, Info: info,
 		}, nil
-	}
-	name := strings.ToLower(m[1])
-	dir := 0
-	for moveNames[dir] != name {
-		dir++
 	}
 	next, pushed, ok := e.lv.move(e.st, dir)
 	var obs string
@@ -190,7 +169,7 @@ func (e *Env) Step(action string) (envs.StepResult, error) {
 		e.st = next
 		if e.lv.solved(e.st) {
 			info := e.info()
-			info.ParsedAction, info.Success = `\boxed{`+name+`}`, true
+			info.ParsedAction, info.Success = games.BoxedDirection(dir), true
 			return envs.StepResult{Observation: "Congratulations! You have solved the Sokoban puzzle!", Reward: games.SuccessReward, Terminated: true, Info: info}, nil
 		}
 		verb := ""
@@ -200,7 +179,7 @@ func (e *Env) Step(action string) (envs.StepResult, error) {
 		obs = fmt.Sprintf("At turn %d, you %smoved %s.", e.turn, verb, name)
 	}
 	info := e.info()
-	info.ParsedAction, info.InvalidAction = `\boxed{`+name+`}`, !ok
+	info.ParsedAction, info.InvalidAction = games.BoxedDirection(dir), !ok
 	if e.turn >= e.maxTurns {
 		onTargets := e.st.boxes.and(e.lv.targets).count()
 		return envs.StepResult{
@@ -214,7 +193,7 @@ func (e *Env) Step(action string) (envs.StepResult, error) {
 
 // SampleRandomAction picks one of the four directions, boxed.
 func (e *Env) SampleRandomAction(rng *rand.Rand) string {
-	return `\boxed{` + moveNames[rng.IntN(len(moveNames))] + `}`
+	return games.BoxedDirection(rng.IntN(len(games.Directions)))
 }
 
 // OracleAction plays a shortest solution: the one found when the level was
@@ -233,7 +212,7 @@ func (e *Env) OracleAction() (string, error) {
 	if e.gaveUp || len(e.plan) == 0 { // a dead room, or one past the budget: any legal move
 		for d := range 4 {
 			if _, _, legal := e.lv.move(e.st, d); legal {
-				return `\boxed{` + moveNames[d] + `}`, nil
+				return games.BoxedDirection(d), nil
 			}
 		}
 		return `\boxed{up}`, nil
@@ -241,5 +220,5 @@ func (e *Env) OracleAction() (string, error) {
 	d := int(e.plan[0])
 	e.plan = e.plan[1:]
 	e.expect, _, _ = e.lv.move(e.expect, d)
-	return `\boxed{` + moveNames[d] + `}`, nil
+	return games.BoxedDirection(d), nil
 }

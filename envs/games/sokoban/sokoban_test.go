@@ -6,6 +6,7 @@ import (
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/envtest"
+	"github.com/quarry-rl/quarry/envs/games"
 )
 
 func registry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, Register) }
@@ -172,7 +173,7 @@ func TestObservations(t *testing.T) {
 	i := strings.Index(obs, "For example: ")
 	line := obs[i : i+strings.Index(obs[i:], "\n")]
 	var dir string
-	for _, d := range moveNames {
+	for _, d := range games.Directions {
 		if line == `For example: \boxed{`+d+`} to move `+d+"." {
 			dir = d
 		}
@@ -375,7 +376,7 @@ func TestOracleReplans(t *testing.T) {
 		// Walk off the plan without pushing: one wasted turn, nothing spoiled.
 		for _, d := range []int{0, 1, 2, 3} {
 			if next, pushed, ok := inner.lv.move(inner.st, d); ok && !pushed && int8(d) != inner.plan[0] {
-				if _, err := e.Step(`\boxed{` + moveNames[d] + `}`); err != nil {
+				if _, err := e.Step(games.BoxedDirection(d)); err != nil {
 					t.Fatal(err)
 				}
 				if inner.st != next {

@@ -63,35 +63,20 @@ type preset struct{ scale, clues, maxTurns int }
 // GEM's -random variant picks one of these uniformly.
 var randomPresets = []preset{{4, 10, 15}, {9, 50, 50}}
 
-// Register adds GEM's three variants.
+// Register adds GEM's three variants. Each variant's largest step reward is
+// 1/empty, for the fewest empty cells a puzzle of it can have.
 func Register(r *envs.Registry) error {
 	easy, hard := randomPresets[0], randomPresets[1]
-	variants := []struct {
-		suffix string
-		opts   Options
-		turns  int
-		// smallest number of empty cells: the largest step reward is 1/empty
-		empty int
-	}{
-		{"easy", Options{games.Int(easy.clues), games.Int(easy.maxTurns), games.Int(easy.scale)}, easy.maxTurns, 16 - easy.clues},
-		{"hard", Options{games.Int(hard.clues), games.Int(hard.maxTurns), games.Int(hard.scale)}, hard.maxTurns, 81 - hard.clues},
-		{"random", Options{}, max(easy.maxTurns, hard.maxTurns), min(16-easy.clues, 81-hard.clues)},
-	}
-	for _, v := range variants {
-		err := r.Register(envs.Spec{
-			ID:          "game:Sudoku-v0-" + v.suffix,
-			Description: "Complete a Sudoku with a unique solution, one placement per turn, within a turn budget.",
-			MaxTurns:    v.turns,
-			RewardMin:   games.FormatErrorReward,
-			RewardMax:   1 / float64(v.empty),
-			Revision:    1,
-			Build:       envs.Options(v.opts, func(o Options) (envs.Env, error) { return &Env{opts: o}, nil }),
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return games.RegisterVariants(r, envs.Spec{
+		ID:          "game:Sudoku-v0",
+		Description: "Complete a Sudoku with a unique solution, one placement per turn, within a turn budget.",
+		RewardMin:   games.FormatErrorReward,
+		Revision:    1,
+	}, func(o Options) (envs.Env, error) { return &Env{opts: o}, nil },
+		games.Variant[Options]{Suffix: "easy", Options: Options{games.Int(easy.clues), games.Int(easy.maxTurns), games.Int(easy.scale)}, MaxTurns: easy.maxTurns, RewardMax: 1 / float64(16-easy.clues)},
+		games.Variant[Options]{Suffix: "hard", Options: Options{games.Int(hard.clues), games.Int(hard.maxTurns), games.Int(hard.scale)}, MaxTurns: hard.maxTurns, RewardMax: 1 / float64(81-hard.clues)},
+		games.Variant[Options]{Suffix: "random", MaxTurns: max(easy.maxTurns, hard.maxTurns), RewardMax: 1 / float64(min(16-easy.clues, 81-hard.clues))},
+	)
 }
 
 var actionPattern = regexp.MustCompile(`\\boxed\{(\d+)\s(\d+)\s(\d+)\}`)

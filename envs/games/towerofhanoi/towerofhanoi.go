@@ -48,30 +48,17 @@ const randomMaxTurns = 35 // the largest limit in randomConfigs
 
 // Register adds GEM's three variants.
 func Register(r *envs.Registry) error {
-	variants := []struct {
-		suffix string
-		opts   Options
-		turns  int
-	}{
-		{"easy", Options{games.Int(3), games.Int(10)}, 10},
-		{"hard", Options{games.Int(5), games.Int(35)}, 35},
-		{"random", Options{}, randomMaxTurns},
-	}
-	for _, v := range variants {
-		err := r.Register(envs.Spec{
-			ID:          "game:TowerofHanoi-v0-" + v.suffix,
-			Description: "Move a stack of disks from tower A to tower C, never placing a larger disk on a smaller one.",
-			MaxTurns:    v.turns,
-			RewardMin:   games.FormatErrorReward,
-			RewardMax:   games.SuccessReward,
-			Revision:    1,
-			Build:       envs.Options(v.opts, func(o Options) (envs.Env, error) { return newEnv(o), nil }),
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return games.RegisterVariants(r, envs.Spec{
+		ID:          "game:TowerofHanoi-v0",
+		Description: "Move a stack of disks from tower A to tower C, never placing a larger disk on a smaller one.",
+		RewardMin:   games.FormatErrorReward,
+		RewardMax:   games.SuccessReward,
+		Revision:    1,
+	}, func(o Options) (envs.Env, error) { return newEnv(o), nil },
+		games.Variant[Options]{Suffix: "easy", Options: Options{games.Int(3), games.Int(10)}, MaxTurns: 10},
+		games.Variant[Options]{Suffix: "hard", Options: Options{games.Int(5), games.Int(35)}, MaxTurns: 35},
+		games.Variant[Options]{Suffix: "random", MaxTurns: randomMaxTurns},
+	)
 }
 
 var actionPattern = regexp.MustCompile(`\\boxed\{([ABCabc])\s*,?\s*([ABCabc])\}`)

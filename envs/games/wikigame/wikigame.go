@@ -154,31 +154,30 @@ var variantOptions = []struct {
 
 // Register adds game:WikiGame-v0-easy and game:WikiGame-v0-hard.
 func Register(r *envs.Registry) error {
-	for _, v := range variantOptions {
-		def := Options{
-			MaxTurns:          v.turns,
-			Backend:           BackendWordNet,
-			PageSummaryLength: SummaryLength{Length: 100, Unit: "characters"},
-			Variant:           NoRegrets,
-			MinPathLength:     v.min,
-			MaxPathLength:     v.max,
-		}
-		err := r.Register(envs.Spec{
-			ID: "game:WikiGame-v0-" + v.suffix,
+	variants := make([]games.Variant[Options], len(variantOptions))
+	for i, v := range variantOptions {
+		variants[i] = games.Variant[Options]{
+			Suffix: v.suffix,
+			Options: Options{
+				MaxTurns:          v.turns,
+				Backend:           BackendWordNet,
+				PageSummaryLength: SummaryLength{Length: 100, Unit: "characters"},
+				Variant:           NoRegrets,
+				MinPathLength:     v.min,
+				MaxPathLength:     v.max,
+			},
+			MaxTurns: v.turns,
 			Description: fmt.Sprintf("Navigate from a start article to a target article %d–%d links away by following links, within %d turns.",
 				v.min, v.max, v.turns),
-			MaxTurns:   v.turns,
-			RewardMin:  min(InvalidActionReward, FormatErrorReward),
-			RewardMax:  SuccessReward,
-			Revision:   1,
-			DataDigest: Digest(),
-			Build:      envs.Options(def, func(o Options) (envs.Env, error) { return New(o, Bundled()) }),
-		})
-		if err != nil {
-			return err
 		}
 	}
-	return nil
+	return games.RegisterVariants(r, envs.Spec{
+		ID:         "game:WikiGame-v0",
+		RewardMin:  min(InvalidActionReward, FormatErrorReward),
+		RewardMax:  SuccessReward,
+		Revision:   1,
+		DataDigest: Digest(),
+	}, func(o Options) (envs.Env, error) { return New(o, Bundled()) }, variants...)
 }
 
 // Env is one WikiGame.

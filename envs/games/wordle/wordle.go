@@ -45,31 +45,18 @@ const (
 
 // Register adds GEM's three variants.
 func Register(r *envs.Registry) error {
-	variants := []struct {
-		suffix string
-		opts   Options
-		turns  int
-	}{
-		{"easy", Options{games.Int(3), true, games.Int(15)}, 15},
-		{"hard", Options{games.Int(5), true, games.Int(25)}, 25},
-		{"random", Options{OnlyRealWords: true}, turnsPerLetter * randomMaxLength},
-	}
-	for _, v := range variants {
-		err := r.Register(envs.Spec{
-			ID:          "game:Wordle-v0-" + v.suffix,
-			Description: "Guess a secret English word from green/yellow/absent letter feedback within a turn budget.",
-			MaxTurns:    v.turns,
-			RewardMin:   games.FormatErrorReward,
-			RewardMax:   0.5 + 0.5*games.SuccessReward, // every letter newly green, and solved
-			Revision:    1,
-			DataDigest:  words.Digest(),
-			Build:       envs.Options(v.opts, func(o Options) (envs.Env, error) { return newEnv(o), nil }),
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return games.RegisterVariants(r, envs.Spec{
+		ID:          "game:Wordle-v0",
+		Description: "Guess a secret English word from green/yellow/absent letter feedback within a turn budget.",
+		RewardMin:   games.FormatErrorReward,
+		RewardMax:   0.5 + 0.5*games.SuccessReward, // every letter newly green, and solved
+		Revision:    1,
+		DataDigest:  words.Digest(),
+	}, func(o Options) (envs.Env, error) { return newEnv(o), nil },
+		games.Variant[Options]{Suffix: "easy", Options: Options{games.Int(3), true, games.Int(15)}, MaxTurns: 15},
+		games.Variant[Options]{Suffix: "hard", Options: Options{games.Int(5), true, games.Int(25)}, MaxTurns: 25},
+		games.Variant[Options]{Suffix: "random", Options: Options{OnlyRealWords: true}, MaxTurns: turnsPerLetter * randomMaxLength},
+	)
 }
 
 // actionPattern is GEM's: letters, possibly separated by whitespace, in the

@@ -3,12 +3,12 @@ package wordsearch
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/quarry-rl/quarry/envs/games/wordgrid"
 	"github.com/quarry-rl/quarry/envs/games/words"
 )
 
@@ -57,16 +57,6 @@ type generator struct {
 	cands  []placement
 }
 
-func delta(down bool) (dr, dc int) {
-	if down {
-		return 1, 0
-	}
-	return 0, 1
-}
-
-// gridSize is GEM's round(longest * 1.5).
-func gridSize(longest int) int { return int(math.RoundToEven(1.5 * float64(longest))) }
-
 // puzzle draws grids until one hides all n words once each. The grid and
 // placements returned are reused by the next call.
 func (g *generator) puzzle(rng *rand.Rand, pool []string, n int) (int, []byte, []placement, error) {
@@ -81,12 +71,7 @@ func (g *generator) puzzle(rng *rand.Rand, pool []string, n int) (int, []byte, [
 // attempt samples n distinct words, lays them out and fills the grid; false
 // if a word found no place or the grid shows a word twice.
 func (g *generator) attempt(rng *rand.Rand, pool []string, n int) bool {
-	g.picked = g.picked[:0]
-	for len(g.picked) < n {
-		if i := rng.IntN(len(pool)); !slices.Contains(g.picked, i) {
-			g.picked = append(g.picked, i)
-		}
-	}
+	g.picked = wordgrid.Pick(rng, g.picked, n, len(pool))
 	g.placed = g.placed[:0]
 	for _, i := range g.picked {
 		g.placed = append(g.placed, placement{word: strings.ToUpper(pool[i])})
@@ -95,7 +80,7 @@ func (g *generator) attempt(rng *rand.Rand, pool []string, n int) bool {
 	for i := range g.placed {
 		g.placed[i].down = rng.IntN(2) == 1
 	}
-	g.size = gridSize(len(g.placed[0].word))
+	g.size = wordgrid.Size(len(g.placed[0].word))
 	g.cells = append(g.cells[:0], make([]byte, g.size*g.size)...)
 	for i := range g.placed {
 		w := &g.placed[i]
@@ -172,7 +157,7 @@ func (g *generator) free(word string, down bool) (placement, bool) {
 
 // fits is GEM's test: on the grid, and every cell empty or the same letter.
 func (g *generator) fits(p placement) bool {
-	dr, dc := delta(p.down)
+	dr, dc := wordgrid.Delta(p.down)
 	n := len(p.word)
 	if p.row < 0 || p.col < 0 || p.row+dr*(n-1) >= g.size || p.col+dc*(n-1) >= g.size {
 		return false
@@ -186,7 +171,7 @@ func (g *generator) fits(p placement) bool {
 }
 
 func (g *generator) put(p placement) {
-	dr, dc := delta(p.down)
+	dr, dc := wordgrid.Delta(p.down)
 	for i := range len(p.word) {
 		g.cells[(p.row+dr*i)*g.size+p.col+dc*i] = p.word[i]
 	}

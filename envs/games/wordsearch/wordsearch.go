@@ -25,6 +25,7 @@ import (
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/games"
+	"github.com/quarry-rl/quarry/envs/games/wordgrid"
 	"github.com/quarry-rl/quarry/envs/games/words"
 )
 
@@ -47,11 +48,8 @@ const maxWords = 10
 // Validate checks the values that are set, and that a fixed game has a turn
 // for each word.
 func (o Options) Validate() error {
-	if o.NumWords != nil && (*o.NumWords < 1 || *o.NumWords > maxWords) {
-		return &envs.OptionError{Option: "num_words", Reason: fmt.Sprintf("must be from 1 to %d, or null for a random game", maxWords)}
-	}
-	if o.MaxTurns != nil && *o.MaxTurns < 1 {
-		return &envs.OptionError{Option: "max_turns", Reason: "must be a positive integer, or null for a random game"}
+	if err := wordgrid.ValidateCounts(o.NumWords, o.MaxTurns, maxWords); err != nil {
+		return err
 	}
 	if !o.random() && *o.MaxTurns < *o.NumWords {
 		return &envs.OptionError{Option: "max_turns", Reason: fmt.Sprintf("must be at least num_words (%d): finding a word takes a turn", *o.NumWords)}
@@ -64,30 +62,19 @@ const randomWords, randomTurns = 5, 20
 
 // Register adds GEM's three variants.
 func Register(r *envs.Registry) error {
-	variants := []struct {
-		suffix string
-		opts   Options
-	}{
-		{"easy", Options{games.Bool(false), games.Int(20), games.Int(5)}},
-		{"hard", Options{games.Bool(true), games.Int(20), games.Int(5)}},
-		{"random", Options{}},
-	}
-	for _, v := range variants {
-		err := r.Register(envs.Spec{
-			ID:          "game:WordSearch-v0-" + v.suffix,
-			Description: "Find the English words hidden across or down in a grid of letters by their start and end cells.",
-			MaxTurns:    20,
-			RewardMin:   games.FormatErrorReward,
-			RewardMax:   1.0 / 5, // one word of five
-			Revision:    1,
-			DataDigest:  words.Digest(),
-			Build:       envs.Options(v.opts, func(o Options) (envs.Env, error) { return &Env{opts: o}, nil }),
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return games.RegisterVariants(r, envs.Spec{
+		ID:          "game:WordSearch-v0",
+		Description: "Find the English words hidden across or down in a grid of letters by their start and end cells.",
+		MaxTurns:    20,
+		RewardMin:   games.FormatErrorReward,
+		RewardMax:   1.0 / 5, // one word of five
+		Revision:    1,
+		DataDigest:  words.Digest(),
+	}, func(o Options) (envs.Env, error) { return &Env{opts: o}, nil },
+		games.Variant[Options]{Suffix: "easy", Options: Options{games.Bool(false), games.Int(20), games.Int(5)}},
+		games.Variant[Options]{Suffix: "hard", Options: Options{games.Bool(true), games.Int(20), games.Int(5)}},
+		games.Variant[Options]{Suffix: "random"},
+	)
 }
 
 // actionPattern is GEM's: four numbers in the last \boxed{} holding only
@@ -287,7 +274,7 @@ func (e *Env) tried(at [4]int) bool {
 }
 
 func (e *Env) light(p placement) {
-	dr, dc := delta(p.down)
+	dr, dc := wordgrid.Delta(p.down)
 	for i := range len(p.word) {
 		e.lit[(p.row+i*dr)*e.size+p.col+i*dc] = true
 	}

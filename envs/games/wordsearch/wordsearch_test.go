@@ -9,6 +9,7 @@ import (
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/envtest"
+	"github.com/quarry-rl/quarry/envs/games/wordgrid"
 	"github.com/quarry-rl/quarry/envs/games/words"
 )
 
@@ -157,15 +158,6 @@ func TestObservations(t *testing.T) {
 	}
 }
 
-func TestGridSize(t *testing.T) {
-	// Python's round() takes halves to even: round(4.5) = 4, round(7.5) = 8.
-	for longest, want := range map[int]int{3: 4, 4: 6, 5: 8, 6: 9, 7: 10, 8: 12, 9: 14, 10: 15} {
-		if got := gridSize(longest); got != want {
-			t.Errorf("gridSize(%d) = %d, want %d", longest, got, want)
-		}
-	}
-}
-
 func TestOccurrences(t *testing.T) {
 	g := &generator{size: 5, cells: slices.Clone(handGrid)}
 	for w, want := range map[string]int{"CAT": 1, "TAC": 1, "TEA": 1, "DOG": 1, "GOD": 1, "QXZ": 5, "XQX": 1, "ZXZ": 0, "QZD": 1, "CAQ": 0} {
@@ -182,7 +174,7 @@ func readings(grid []byte, size, n int) map[string]int {
 	for r := range size {
 		for c := range size {
 			for _, down := range []bool{false, true} {
-				dr, dc := delta(down)
+				dr, dc := wordgrid.Delta(down)
 				if r+dr*(n-1) >= size || c+dc*(n-1) >= size {
 					continue
 				}
@@ -229,7 +221,7 @@ func TestGenerator(t *testing.T) {
 					t.Fatalf("seed %d: %d words placed", seed, len(g.placed))
 				}
 				longest := len(g.placed[0].word)
-				if g.size != gridSize(longest) || len(g.grid) != g.size*g.size {
+				if g.size != wordgrid.Size(longest) || len(g.grid) != g.size*g.size {
 					t.Fatalf("seed %d: grid %d for a longest word of %d", seed, g.size, longest)
 				}
 				for _, c := range g.grid {
@@ -259,7 +251,7 @@ func TestGenerator(t *testing.T) {
 							t.Fatalf("seed %d: %q twice", seed, w.word)
 						}
 					}
-					dr, dc := delta(w.down)
+					dr, dc := wordgrid.Delta(w.down)
 					for k := range len(w.word) {
 						r, c := w.row+k*dr, w.col+k*dc
 						if r < 0 || c < 0 || r >= g.size || c >= g.size || g.grid[r*g.size+c] != w.word[k] {
