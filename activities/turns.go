@@ -280,5 +280,5 @@ func (a *Activities) Act(ctx context.Context, in ActInput) (ActResult, error) {
 	a.crash("act:after-record")
 	s.Head = &ref
 	a.turns().sessions.Add(in.Episode.ID(), s)
-	return ActResult{Ref: ref, Reward: act.Reward, Done: stop != "", Success: act.Success, StopReason: stop, HostQueue: a.HostQueue}, nil
+	return ActResult{Ref: ref, Reward: act.Reward, Done: stop != "", Success: act.Success, StopReason: stop}, nil
 }

@@ -39,6 +39,13 @@ func (e *Episode) Step(action string) (Prompt, StepResult, error) {
 	if err != nil {
 		return Prompt{}, StepResult{}, err
 	}
+	return e.Record(action, res)
+}
+
+// Record adds a step whose result was produced elsewhere — a tool turn run
+// on a tool worker — to the history, exactly as Step would have, and
+// returns the next prompt. The env itself is not stepped.
+func (e *Episode) Record(action string, res StepResult) (Prompt, StepResult, error) {
 	parsed := action
 	if res.Info.ParsedAction != "" {
 		parsed = res.Info.ParsedAction

@@ -45,6 +45,8 @@ type JobSpec struct {
 	MaxHistory int           `json:"max_history,omitempty"`
 	Episode    EpisodeLimits `json:"episode"`
 	Policy     Policy        `json:"policy"`
+	// Tools lets the agent call tools between env steps (openai policy only).
+	Tools *ToolsSpec `json:"tools,omitempty"`
 	// Output is a folder (./out, /data/rl, file:///data/rl) or s3://bucket/prefix.
 	Output   string   `json:"output,omitempty"`
 	InFlight InFlight `json:"in_flight"`
@@ -146,6 +148,8 @@ const (
 	DefaultBatchesInFlight  = 2
 	DefaultEpisodesInFlight = 256
 	DefaultWrapper          = "chat"
+	DefaultPythonTimeout    = Duration(10 * time.Second)
+	DefaultSearchTimeout    = Duration(5 * time.Second)
 )
 
 // ParseJobSpec decodes a YAML or JSON spec strictly: unknown keys, wrong
@@ -200,6 +204,11 @@ func (s JobSpec) WithDefaults() JobSpec {
 			c.Concurrency = DefaultConcurrency
 		}
 		s.Policy.OpenAI = &c
+	}
+	if s.Tools != nil {
+		t := *s.Tools
+		t.withDefaults()
+		s.Tools = &t
 	}
 	if s.Output == "" {
 		s.Output = DefaultOutput
@@ -320,6 +329,9 @@ func (s JobSpec) Validate() error {
 		add("episode.max_attempts", "%d: want 1 to 100", s.Episode.MaxAttempts)
 	}
 	s.Policy.validate(add)
+	if s.Tools != nil {
+		s.Tools.validate(s.Policy.Kind, add)
+	}
 	if err := checkOutput(s.Output); err != nil {
 		add("output", "%v", err)
 	}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -163,5 +164,54 @@ func TestHash(t *testing.T) {
 	}
 	if a.WithDefaults().Hash() != a.WithDefaults().Hash() {
 		t.Fatal("hash not deterministic")
+	}
+}
+
+func TestToolsSpec(t *testing.T) {
+	parse := func(tools string) JobSpec {
+		t.Helper()
+		s, err := ParseJobSpec([]byte(goodYAML + "tools: " + tools + "\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.WithDefaults()
+	}
+	s := parse(`{preset: python_tool}`)
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	tl := s.Tools
+	if tl.Python == nil || tl.Python.Timeout != DefaultPythonTimeout || *tl.ToolReward != 0.05 || *tl.ToolSuccessReward != 0.25 ||
+		*tl.MaxToolUses != 5 || !slices.Equal(tl.Names(), []string{"python"}) {
+		t.Fatalf("python_tool preset: %+v", tl)
+	}
+	s = parse(`{preset: search_tool, search: {url: "http://127.0.0.1:8000/retrieve"}, max_tool_uses: 2}`)
+	if err := s.Validate(); err != nil || *s.Tools.ToolReward != 0.3 || *s.Tools.MaxToolUses != 2 || s.Tools.Search.TopK != 3 {
+		t.Fatalf("search_tool preset: %+v %v", s.Tools, err)
+	}
+	s = parse(`{mcp: {mcpServers: {time: {command: node, args: [server.js]}}}}`)
+	if err := s.Validate(); err != nil || *s.Tools.MaxToolUses != DefaultMaxToolUses || *s.Tools.ToolReward != 0 {
+		t.Fatalf("mcp: %+v %v", s.Tools, err)
+	}
+	for _, tt := range []struct{ tools, path, want string }{
+		{`{preset: pyhton_tool}`, "tools.preset", "python_tool, python_tool_no_int_reward"},
+		{`{}`, "tools", "no tool"},
+		{`{preset: search_tool}`, "tools.search.url", "quarry retrieve serve"},
+		{`{search: {url: "ftp://x/retrieve"}}`, "tools.search.url", "http(s) URL"},
+		{`{python: {}, max_tool_uses: -1}`, "tools.max_tool_uses", "0 (no cap)"},
+		{`{python: {}, tool_error_reward: 0.5}`, "tools.tool_error_reward", "negative"},
+		{`{preset: python_tool, tool_error_reward: -0.1}`, "tools.tool_error_reward", "cannot be combined"},
+		{`{mcp: {servers: {}}}`, "tools.mcp", "mcpServers"},
+	} {
+		err := parse(tt.tools).Validate()
+		var se SpecError
+		if !errors.As(err, &se) || !slices.ContainsFunc(se, func(fe FieldError) bool { return fe.Path == tt.path && strings.Contains(fe.Problem, tt.want) }) {
+			t.Errorf("tools %s: err %v, want %s: …%s…", tt.tools, err, tt.path, tt.want)
+		}
+	}
+	s = parse(`{preset: python_tool}`)
+	s.Policy.Kind, s.Policy.OpenAI = PolicyRandom, nil
+	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "only the openai policy calls tools") {
+		t.Fatalf("tools with the random policy: %v", err)
 	}
 }

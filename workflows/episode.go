@@ -1,10 +1,8 @@
 package workflows
 
 import (
-	"errors"
 	"time"
 
-	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -35,15 +33,7 @@ type EpisodeState struct {
 	// generation of the episode (for progress and cost, not for training).
 	PromptTokens   int64 `json:"prompt_tokens,omitempty"`
 	ResponseTokens int64 `json:"response_tokens,omitempty"`
-	// Queue is the host queue of the worker holding the episode's session
-	// (the one that ran the last Act); the next Generate goes there.
-	Queue string `json:"queue,omitempty"`
 }
-
-// hostQueueWait is how long a Generate waits on the host queue of the worker
-// holding its session before going to any worker (which rebuilds the
-// session from the turn log): the time to notice that worker is gone.
-const hostQueueWait = 10 * time.Second
 
 // EpisodeWorkflow plays one episode against an inference endpoint, a turn at
 // a time: Generate (an activity, one inference call) then Act (a local
@@ -51,7 +41,6 @@ const hostQueueWait = 10 * time.Second
 // transcripts and token arrays live in the turn log.
 func EpisodeWorkflow(ctx workflow.Context, in EpisodeInput) (activities.EpisodeOutcome, error) {
 	_ = workflow.GetVersion(ctx, "episode", workflow.DefaultVersion, 1)
-	affine := workflow.GetVersion(ctx, "episode-affinity", workflow.DefaultVersion, 1) == 1
 	spec := in.Episode.Spec
 	timeout := time.Duration(spec.Policy.OpenAI.RequestTimeout)
 	gctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
@@ -76,7 +65,7 @@ func EpisodeWorkflow(ctx workflow.Context, in EpisodeInput) (activities.EpisodeO
 			st.Runs++
 			return out, workflow.NewContinueAsNewError(ctx, EpisodeWorkflowName, EpisodeInput{Episode: in.Episode, State: st})
 		}
-		gen, err := generate(ctx, gctx, st.Queue, activities.GenerateInput{
+		gen, err := generate(ctx, gctx, activities.GenerateInput{
 			Episode: in.Episode, Turn: st.Turn, Head: st.Head, AttemptBase: base,
 		})
 		if err != nil {
@@ -96,9 +85,6 @@ func EpisodeWorkflow(ctx workflow.Context, in EpisodeInput) (activities.EpisodeO
 		}
 		ref := act.Ref
 		st.Head = &ref
-		if affine {
-			st.Queue = act.HostQueue
-		}
 		st.Turn++
 		st.TotalReward += act.Reward
 		if act.Done {
@@ -115,20 +101,12 @@ func EpisodeWorkflow(ctx workflow.Context, in EpisodeInput) (activities.EpisodeO
 	return out, nil
 }
 
-// generate runs a Generate on the host queue of the worker holding the
-// session when there is one, and on the shared queue when there is none or
-// that worker did not pick the task up within hostQueueWait.
-func generate(ctx, gctx workflow.Context, queue string, in activities.GenerateInput) (activities.GenerateResult, error) {
+// generate runs one Generate on the shared queue. Scheduled by the workflow
+// task that ran Act as a local activity, it is dispatched eagerly to that
+// same worker, whose session is warm; when the worker has no free slot any
+// worker takes it and rebuilds the session from the turn log.
+func generate(ctx, gctx workflow.Context, in activities.GenerateInput) (activities.GenerateResult, error) {
 	var gen activities.GenerateResult
-	if queue != "" {
-		hctx := workflow.WithScheduleToStartTimeout(workflow.WithTaskQueue(gctx, queue), hostQueueWait)
-		err := workflow.ExecuteActivity(hctx, activities.GenerateName, in).Get(ctx, &gen)
-		var te *temporal.TimeoutError
-		if err == nil || !errors.As(err, &te) || te.TimeoutType() != enums.TIMEOUT_TYPE_SCHEDULE_TO_START {
-			return gen, err
-		}
-		// The worker holding the session is gone: any worker rebuilds it.
-	}
 	err := workflow.ExecuteActivity(gctx, activities.GenerateName, in).Get(ctx, &gen)
 	return gen, err
 }

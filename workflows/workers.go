@@ -34,6 +34,10 @@ func NewWorkers(c client.Client, queue string, a *activities.Activities, opts wo
 	Register(shared, a)
 	hostOpts := opts
 	hostOpts.DisableWorkflowWorker = true
+	// Every turn of every episode this process holds comes back here: poll
+	// with as many pollers as the backlog needs, not the default two.
+	hostOpts.MaxConcurrentActivityTaskPollers = 0
+	hostOpts.ActivityTaskPollerBehavior = worker.NewPollerBehaviorAutoscaling(worker.PollerBehaviorAutoscalingOptions{})
 	host := worker.New(c, a.HostQueue, hostOpts)
 	RegisterHost(host, a)
 	return &Workers{shared: shared, host: host, HostQueue: a.HostQueue}

@@ -403,13 +403,13 @@ output: `+out+`
 	}
 }
 
-// With two workers, each episode's Generate goes back to the worker that ran
-// its last Act (its host queue), so no session is rebuilt from the turn log;
-// the control run without affinity (host queues empty) shows the rebuilds it
-// saves.
+// With two workers, each episode's Generate is dispatched eagerly to the
+// worker whose workflow task just ran its Act, so no session is rebuilt from
+// the turn log; the control run with eager dispatch off shows the rebuilds
+// that saves (Generates land on either worker).
 func TestEpisodeAffinity(t *testing.T) {
-	for _, affine := range []bool{true, false} {
-		t.Run(fmt.Sprintf("affine=%v", affine), func(t *testing.T) {
+	for _, eager := range []bool{true, false} {
+		t.Run(fmt.Sprintf("eager=%v", eager), func(t *testing.T) {
 			srv := openaitest.Start(t, openaitest.WithPolicy(bisect), openaitest.WithLatency(5*time.Millisecond))
 			dir := t.TempDir()
 			spec, err := loadSpec(writeSpec(t, dir, `
@@ -440,15 +440,10 @@ output: `+filepath.Join(dir, "out")+`
 			if err != nil {
 				t.Fatal(err)
 			}
-			// Eager activity dispatch off: it would hand a Generate on the
-			// shared queue to the workflow's own worker and hide the control.
 			var acts [2]*activities.Activities
 			for i := range acts {
 				acts[i] = &activities.Activities{Envs: reg, Stores: &activities.Stores{}}
-				w := workflows.NewWorkers(sess.client, g.queue, acts[i], worker.Options{DisableEagerActivities: true})
-				if !affine {
-					acts[i].HostQueue = ""
-				}
+				w := workflows.NewWorkers(sess.client, g.queue, acts[i], worker.Options{DisableEagerActivities: !eager})
 				if err := w.Start(); err != nil {
 					t.Fatal(err)
 				}
@@ -464,11 +459,11 @@ output: `+filepath.Join(dir, "out")+`
 			_, turns, _ := readShards(t, spec.Output, "affine")
 			replays := acts[0].SessionReplays() + acts[1].SessionReplays()
 			t.Logf("%d turns, %d sessions rebuilt from the turn log", len(turns), replays)
-			if affine && replays != 0 {
-				t.Fatalf("%d sessions rebuilt with episode-affine routing, want 0", replays)
+			if eager && replays != 0 {
+				t.Fatalf("%d sessions rebuilt with eager dispatch, want 0", replays)
 			}
-			if !affine && replays == 0 {
-				t.Fatal("control run without affinity rebuilt no session: the test does not exercise two workers")
+			if !eager && replays == 0 {
+				t.Fatal("control run without eager dispatch rebuilt no session: the test does not exercise two workers")
 			}
 		})
 	}

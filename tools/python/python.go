@@ -87,7 +87,10 @@ var patterns = []*regexp.Regexp{
 // Parse implements tools.Tool: the action's first complete <python> tag or
 // ```python block, with GEM's precedence. Input is the code with Python's
 // str.strip applied; Raw is the matched text.
-func (t *Tool) Parse(action string) (tools.Call, bool) {
+func (t *Tool) Parse(action string) (tools.Call, bool) { return Parse(action) }
+
+// Parse is Tool.Parse without a tool: parsing needs no sandbox.
+func Parse(action string) (tools.Call, bool) {
 	var best []int
 	for _, re := range patterns {
 		m := re.FindStringSubmatchIndex(action)
@@ -112,13 +115,14 @@ func pyIsSpace(r rune) bool {
 }
 
 // Instructions implements tools.Tool with GEM's instruction string.
-func (t *Tool) Instructions(context.Context) (string, error) {
-	return "Solve the above problem step by step. You now have the ability to selectively write " +
-		"executable Python code to enhance your reasoning process. The Python code will be executed by an external sandbox, " +
-		`and the output (after "Code execution result: ") is returned to aid your reasoning and help you arrive at the final answer. ` +
-		"The Python code should be complete scripts, including necessary imports, wrapped within <python>...</python> tags or using ```python...``` code block. " +
-		"Return your final answer within \\boxed{}.", nil
-}
+func (t *Tool) Instructions(context.Context) (string, error) { return Instructions, nil }
+
+// Instructions is GEM's instruction string for the Python tool.
+const Instructions = "Solve the above problem step by step. You now have the ability to selectively write " +
+	"executable Python code to enhance your reasoning process. The Python code will be executed by an external sandbox, " +
+	`and the output (after "Code execution result: ") is returned to aid your reasoning and help you arrive at the final answer. ` +
+	"The Python code should be complete scripts, including necessary imports, wrapped within <python>...</python> tags or using ```python...``` code block. " +
+	"Return your final answer within \\boxed{}."
 
 // Open implements tools.Tool: a session owns one sandbox workspace, so the
 // files one call writes are there for the next.

@@ -172,19 +172,37 @@ func (e *Env) Call(action string) (tools.Call, bool) {
 // Apply folds a tool turn's result into the episode and returns the step:
 // the tool's observation, GEM's tool rewards, never terminal.
 func (e *Env) Apply(call tools.Call, res tools.Result) envs.StepResult {
+	out := Outcome(e.cfg, e.uses, e.successes, call, res)
 	e.uses++
-	obs := res.Observation
-	if e.cfg.MaxToolUses > 0 && e.uses == e.cfg.MaxToolUses {
-		obs += MaxUsesNotice
-	}
-	reward := e.cfg.ToolReward
 	if !res.Error {
 		e.successes++
-		reward += e.cfg.ToolSuccessReward
-	} else if e.cfg.ToolErrorReward != 0 {
-		reward = e.cfg.ToolErrorReward
 	}
-	info := envs.Info{ParsedAction: call.Raw, UseTool: true, Extra: e.counters(map[string]any{"tool_type": call.Tool})}
+	return out
+}
+
+// Uses returns the tool turns and successful ones so far this episode.
+func (e *Env) Uses() (uses, successes int) { return e.uses, e.successes }
+
+// Outcome is the step a tool turn produces after uses tool turns (successes
+// of them clean): the tool's observation (with the notice on the last
+// allowed use), GEM's tool rewards, never terminal. Apply uses it; so does a
+// tool worker that records the turn without holding the env.
+func Outcome(cfg Config, uses, successes int, call tools.Call, res tools.Result) envs.StepResult {
+	uses++
+	obs := res.Observation
+	if cfg.MaxToolUses > 0 && uses == cfg.MaxToolUses {
+		obs += MaxUsesNotice
+	}
+	reward := cfg.ToolReward
+	if !res.Error {
+		successes++
+		reward += cfg.ToolSuccessReward
+	} else if cfg.ToolErrorReward != 0 {
+		reward = cfg.ToolErrorReward
+	}
+	info := envs.Info{ParsedAction: call.Raw, UseTool: true, Extra: map[string]any{
+		"tool_type": call.Tool, "tool_use_counter": uses, "tool_success_counter": successes,
+	}}
 	return envs.StepResult{Observation: obs, Reward: reward, Info: info}
 }
 
