@@ -150,7 +150,7 @@ func TestSetInFlightSignal(t *testing.T) {
 		episodes int
 	}
 	var starts []start
-	env.OnWorkflow(BatchWorkflowName, mock.Anything, mock.Anything).After(10*time.Minute).Return(
+	env.OnWorkflow(BatchWorkflowName, mock.Anything, mock.Anything).After(10 * time.Minute).Return(
 		func(_ workflow.Context, in BatchInput) (activities.ShardSummary, error) {
 			// The test env calls the mock when the delay has passed.
 			starts = append(starts, start{env.Now().Add(-10 * time.Minute), in.Batch, in.Spec.InFlight.Episodes})
