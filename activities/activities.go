@@ -17,6 +17,7 @@ import (
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/internal/blob"
 	"github.com/quarry-rl/quarry/internal/shard"
+	"github.com/quarry-rl/quarry/tools/toolset"
 	"github.com/quarry-rl/quarry/schema"
 )
 
@@ -46,9 +47,12 @@ type Activities struct {
 	// QUARRY_TEST_CRASH). Nil in production.
 	Crash func(point string)
 	// HostQueue is this process's own task queue (workflows.NewWorkers sets
-	// it): Act reports it so the episode's next Generate comes back here,
-	// where the session is warm. Empty: no affinity.
+	// it): ToolCall reports it so the episode's next call comes back to the
+	// worker holding its tool session.
 	HostQueue string
+	// Tools runs tool calls (sandbox settings, sessions); nil: a default
+	// host, whose python sandbox is made on first use.
+	Tools *toolset.Host
 
 	turnsOnce sync.Once
 	turnState *turnState
@@ -60,7 +64,7 @@ type Activities struct {
 // steps, prefixed "shard:").
 func CrashPoints() []string {
 	return []string{
-		"generate:after-response", "generate:after-record", "act:after-record", "runepisodes:after-bundle",
+		"generate:after-response", "generate:after-record", "act:after-record", "runepisodes:after-bundle", "tool:after-call", "tool:after-record",
 		"shard:" + string(shard.AfterTurns), "shard:" + string(shard.AfterEpisodes),
 		"shard:" + string(shard.AfterFailures), "shard:" + string(shard.BeforeManifest),
 	}
@@ -125,6 +129,9 @@ type ValidateJobResult struct {
 // need (an oracle), and the output is writable. Problems are non-retryable.
 func (a *Activities) ValidateJob(ctx context.Context, spec schema.JobSpec) (ValidateJobResult, error) {
 	plans, err := ResolveEnvs(a.Envs, spec)
+	if err == nil {
+		err = checkTools(spec)
+	}
 	if err != nil {
 		return ValidateJobResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInvalidSpec, err)
 	}

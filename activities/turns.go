@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/internal/inference"
 	"github.com/quarry-rl/quarry/internal/turnlog"
+	"github.com/quarry-rl/quarry/tools/toolset"
 	"github.com/quarry-rl/quarry/schema"
 )
 
@@ -77,8 +79,15 @@ type ActResult struct {
 	Done       bool           `json:"done,omitempty"`
 	Success    bool           `json:"success,omitempty"`
 	StopReason string         `json:"stop_reason,omitempty"`
-	// HostQueue is the queue of the worker that now holds the session.
+	// HostQueue is the queue of the worker that now holds the episode's
+	// tool session (ToolCall).
 	HostQueue string `json:"host_queue,omitempty"`
+	// Tool, from Act, names the tool the action calls: nothing was written,
+	// the workflow runs ToolCall next. ToolUses and ToolSuccesses are the
+	// episode's tool turns before this one.
+	Tool          string `json:"tool,omitempty"`
+	ToolUses      int    `json:"tool_uses,omitempty"`
+	ToolSuccesses int    `json:"tool_successes,omitempty"`
 }
 
 // turnState is a worker's per-episode memory and its inference pools.
@@ -87,6 +96,7 @@ type turnState struct {
 	mu       sync.Mutex
 	pools    map[string]*inference.Pool
 	replays  atomic.Int64
+	tools    *toolset.Host
 }
 
 // SessionReplays counts the sessions this worker rebuilt by reading an
@@ -128,12 +138,30 @@ func (a *Activities) pool(spec schema.JobSpec) (*inference.Pool, error) {
 // the turn log when this worker does not hold it (or holds another turn).
 func (a *Activities) session(ctx context.Context, ep EpisodeRef, head *schema.TurnRef, turn int) (*rollout.Session, error) {
 	ts := a.turns()
-	if s, ok := ts.sessions.Get(ep.ID()); ok && s.Turn == turn && sameRef(s.Head, head) {
-		return s, nil
+	if s, ok := ts.sessions.Get(ep.ID()); ok {
+		if s.Turn == turn && sameRef(s.Head, head) {
+			return s, nil
+		}
+		if s.Turn == turn-1 && head != nil {
+			// A tool worker played the last turn: fold its record in.
+			if err := a.catchUp(ctx, ep, s, *head); err == nil {
+				return s, nil
+			}
+			ts.sessions.Remove(ep.ID())
+		}
 	}
 	env, err := a.makeEnv(ep.Env)
 	if err != nil {
 		return nil, err
+	}
+	if t := ep.Spec.Tools; t != nil {
+		set, err := a.toolHost().Set(ctx, t)
+		if err != nil {
+			return nil, fmt.Errorf("tools of %s: %w", ep.ID(), err)
+		}
+		if env, err = set.Wrap(env); err != nil {
+			return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInvalidSpec, err)
+		}
 	}
 	w, err := envs.ParseWrapper(ep.Spec.Wrapper)
 	if err != nil {
@@ -165,6 +193,27 @@ func (a *Activities) session(ctx context.Context, ep EpisodeRef, head *schema.Tu
 	}
 	ts.sessions.Add(ep.ID(), s)
 	return s, nil
+}
+
+// catchUp applies the tool turn head names to a session one turn behind,
+// when head follows the session's own head.
+func (a *Activities) catchUp(ctx context.Context, ep EpisodeRef, s *rollout.Session, head schema.TurnRef) error {
+	st, err := a.Stores.Open(ctx, ep.Spec.Output)
+	if err != nil {
+		return err
+	}
+	act, err := turnlog.ReadRecord(ctx, st, head)
+	if err != nil {
+		return err
+	}
+	if act.ToolName == nil || act.Gen == nil || !sameRef(act.Prev, s.Head) {
+		return errors.New("not a tool turn after the session's head")
+	}
+	gen, err := turnlog.ReadRecord(ctx, st, *act.Gen)
+	if err != nil {
+		return err
+	}
+	return s.ApplyTool(gen, act)
 }
 
 func sameRef(a, b *schema.TurnRef) bool {
@@ -206,6 +255,9 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateRe
 	}
 	for _, m := range msgs {
 		req.Messages = append(req.Messages, inference.Message{Role: m.Role, Content: m.Content})
+	}
+	if t := spec.Tools; t != nil {
+		req.Sampling, req.ExtraBody = stopAtToolCalls(spec.Policy.OpenAI.Sampling, t)
 	}
 	res, err := pool.Generate(ctx, req)
 	switch {
@@ -261,6 +313,9 @@ func (a *Activities) Act(ctx context.Context, in ActInput) (ActResult, error) {
 	if err != nil {
 		return ActResult{}, err
 	}
+	if call, ok := s.ToolCall(gen.Action); ok {
+		return toolTurn(call, s), nil
+	}
 	start := time.Now()
 	act, stop, err := s.Step(gen, spec.MaxTurns, func() float64 { return float64(time.Since(start).Microseconds()) / 1000 })
 	// The session moved on (or broke): whatever happens next, a retry must
@@ -281,4 +336,21 @@ func (a *Activities) Act(ctx context.Context, in ActInput) (ActResult, error) {
 	s.Head = &ref
 	a.turns().sessions.Add(in.Episode.ID(), s)
 	return ActResult{Ref: ref, Reward: act.Reward, Done: stop != "", Success: act.Success, StopReason: stop}, nil
+}
+
+// closingTags end each tool's text call; generation stops there.
+var closingTags = map[string]string{"python": "</python>", "search": "</search>", "mcp": "</tool_call>"}
+
+// stopAtToolCalls makes generation stop at the end of a tool call, with the
+// closing tag kept in the output (vLLM's include_stop_str_in_output), so the
+// parsers see whole calls and the agent does not write past its call.
+func stopAtToolCalls(base schema.Sampling, t *schema.ToolsSpec) (*schema.Sampling, map[string]any) {
+	s := base
+	s.Stop = slices.Clone(base.Stop)
+	for _, name := range t.Names() {
+		if tag := closingTags[name]; !slices.Contains(s.Stop, tag) {
+			s.Stop = append(s.Stop, tag)
+		}
+	}
+	return &s, map[string]any{"include_stop_str_in_output": true}
 }

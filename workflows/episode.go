@@ -1,8 +1,10 @@
 package workflows
 
 import (
+	"errors"
 	"time"
 
+	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -33,7 +35,15 @@ type EpisodeState struct {
 	// generation of the episode (for progress and cost, not for training).
 	PromptTokens   int64 `json:"prompt_tokens,omitempty"`
 	ResponseTokens int64 `json:"response_tokens,omitempty"`
+	// ToolQueue is the host queue of the worker holding the episode's tool
+	// sessions (empty until the first tool call).
+	ToolQueue string `json:"tool_queue,omitempty"`
 }
+
+// hostQueueWait is how long a tool call waits on the host queue of the
+// worker holding the episode's tool session before going to any tool worker
+// (a fresh session): the time to notice that worker is gone.
+const hostQueueWait = 10 * time.Second
 
 // EpisodeWorkflow plays one episode against an inference endpoint, a turn at
 // a time: Generate (an activity, one inference call) then Act (a local
@@ -83,6 +93,15 @@ func EpisodeWorkflow(ctx workflow.Context, in EpisodeInput) (activities.EpisodeO
 		}).Get(ctx, &act); err != nil {
 			return out, err
 		}
+		if act.Tool != "" {
+			tin := activities.ToolCallInput{Episode: in.Episode, Turn: st.Turn, Head: st.Head, Gen: gen.Ref,
+				AttemptBase: base, Uses: act.ToolUses, Successes: act.ToolSuccesses}
+			var err error
+			if act, err = callTool(ctx, &st, tin); err != nil {
+				return out, err
+			}
+			st.ToolQueue = act.HostQueue
+		}
 		ref := act.Ref
 		st.Head = &ref
 		st.Turn++
@@ -91,6 +110,9 @@ func EpisodeWorkflow(ctx workflow.Context, in EpisodeInput) (activities.EpisodeO
 			out.Success, out.StopReason = act.Success, act.StopReason
 			break
 		}
+	}
+	if st.ToolQueue != "" {
+		closeTools(ctx, st.ToolQueue, in.Episode.ID())
 	}
 	if st.Head == nil {
 		// The very first prompt did not fit: nothing to write, the episode fails.
@@ -109,4 +131,45 @@ func generate(ctx, gctx workflow.Context, in activities.GenerateInput) (activiti
 	var gen activities.GenerateResult
 	err := workflow.ExecuteActivity(gctx, activities.GenerateName, in).Get(ctx, &gen)
 	return gen, err
+}
+
+// callTool runs a tool call on the worker holding the episode's tool session
+// (its host queue) or, for the first call or when that worker is gone, on
+// the tool queue, where any tool worker opens a fresh session.
+func callTool(ctx workflow.Context, st *EpisodeState, in activities.ToolCallInput) (activities.ActResult, error) {
+	tctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 10 * time.Minute,
+		HeartbeatTimeout:    time.Minute,
+		RetryPolicy: &temporal.RetryPolicy{
+			MaximumAttempts:        5,
+			NonRetryableErrorTypes: []string{activities.ErrTypeInvalidSpec, "ToolMismatch"},
+		},
+	})
+	var res activities.ActResult
+	if st.ToolQueue != "" {
+		hctx := workflow.WithScheduleToStartTimeout(workflow.WithTaskQueue(tctx, st.ToolQueue), hostQueueWait)
+		err := workflow.ExecuteActivity(hctx, activities.ToolCallName, in).Get(ctx, &res)
+		var te *temporal.TimeoutError
+		if err == nil || !errors.As(err, &te) || te.TimeoutType() != enums.TIMEOUT_TYPE_SCHEDULE_TO_START {
+			return res, err
+		}
+		// The worker holding the session is gone; its attempts are numbered
+		// apart from this schedule's.
+		in.AttemptBase += 500
+	}
+	queue := ToolQueue(workflow.GetInfo(ctx).TaskQueueName)
+	err := workflow.ExecuteActivity(workflow.WithTaskQueue(tctx, queue), activities.ToolCallName, in).Get(ctx, &res)
+	return res, err
+}
+
+// closeTools asks the worker holding the episode's tool sessions to close
+// them; if it is gone, its sessions died with it (or its sweeper closes them).
+func closeTools(ctx workflow.Context, queue, episodeID string) {
+	cctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		TaskQueue:              queue,
+		ScheduleToStartTimeout: hostQueueWait,
+		StartToCloseTimeout:    time.Minute,
+		RetryPolicy:            &temporal.RetryPolicy{MaximumAttempts: 1},
+	})
+	_ = workflow.ExecuteActivity(cctx, activities.CloseToolsName, episodeID).Get(ctx, nil)
 }

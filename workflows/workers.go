@@ -1,11 +1,13 @@
 package workflows
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"os"
 	"sync"
+	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
@@ -14,33 +16,63 @@ import (
 	"github.com/quarry-rl/quarry/activities"
 )
 
-// Workers are what one process runs: a worker on the shared queue (every
-// workflow and activity) and one on the process's own host queue, for
-// activities that must reach this process's in-memory sessions (an
-// episode's Generate after this process ran its Act). This is Temporal's
-// worker-specific task queue pattern: a lost process only costs a rebuild
-// from the turn log.
+// Roles says which queues a process serves.
+type Roles struct {
+	// Main serves the shared queue: every workflow and every activity but
+	// tool calls.
+	Main bool
+	// Tools serves the tool queue (<queue>-tools): tool calls, in sandboxes
+	// and MCP sessions, so tool workers scale apart from inference.
+	Tools bool
+}
+
+// AllRoles serves everything: what `submit --local` and a default worker run.
+var AllRoles = Roles{Main: true, Tools: true}
+
+// ToolQueue is the queue tool calls start on, beside the shared queue.
+func ToolQueue(queue string) string { return queue + "-tools" }
+
+// Workers are what one process runs: workers on the shared queue and the
+// tool queue (per Roles), and one on the process's own host queue, where an
+// episode's later tool calls come back to find its session (Temporal's
+// worker-specific task queue pattern; a lost process costs a fresh session).
 type Workers struct {
-	shared, host worker.Worker
+	ws    []worker.Worker
+	a     *activities.Activities
+	stop  chan struct{}
+	sweep sync.WaitGroup
 	// HostQueue is the process's own queue.
 	HostQueue string
 }
 
-// NewWorkers creates the workers on queue and on a fresh host queue named
-// after it, registers the workflows and activities, and sets a.HostQueue.
-func NewWorkers(c client.Client, queue string, a *activities.Activities, opts worker.Options) *Workers {
+// idleTools is how long an episode's tool sessions may sit unused before
+// the worker closes them (their episode ended without closing them, or moved).
+const idleTools = 15 * time.Minute
+
+// NewWorkers creates the workers for roles, registers workflows and
+// activities, and sets a.HostQueue.
+func NewWorkers(c client.Client, queue string, a *activities.Activities, opts worker.Options, roles Roles) *Workers {
 	a.HostQueue = NewHostQueue(queue)
-	shared := worker.New(c, queue, opts)
-	Register(shared, a)
-	hostOpts := opts
-	hostOpts.DisableWorkflowWorker = true
-	// Every turn of every episode this process holds comes back here: poll
-	// with as many pollers as the backlog needs, not the default two.
+	w := &Workers{a: a, HostQueue: a.HostQueue, stop: make(chan struct{})}
+	if roles.Main {
+		shared := worker.New(c, queue, opts)
+		Register(shared, a)
+		w.ws = append(w.ws, shared)
+	}
+	actOpts := opts
+	actOpts.DisableWorkflowWorker = true
+	if roles.Tools {
+		tw := worker.New(c, ToolQueue(queue), actOpts)
+		RegisterHost(tw, a)
+		w.ws = append(w.ws, tw)
+	}
+	hostOpts := actOpts
 	hostOpts.MaxConcurrentActivityTaskPollers = 0
 	hostOpts.ActivityTaskPollerBehavior = worker.NewPollerBehaviorAutoscaling(worker.PollerBehaviorAutoscalingOptions{})
 	host := worker.New(c, a.HostQueue, hostOpts)
 	RegisterHost(host, a)
-	return &Workers{shared: shared, host: host, HostQueue: a.HostQueue}
+	w.ws = append(w.ws, host)
+	return w
 }
 
 // NewHostQueue names a process's own queue: the shared queue's name, the
@@ -52,28 +84,46 @@ func NewHostQueue(queue string) string {
 	return fmt.Sprintf("%s@%s-%d-%s", queue, host, os.Getpid(), hex.EncodeToString(b[:]))
 }
 
-// RegisterHost registers the activities a host queue serves.
+// RegisterHost registers the activities tool and host queues serve.
 func RegisterHost(w worker.Registry, a *activities.Activities) {
-	w.RegisterActivityWithOptions(a.Generate, activity.RegisterOptions{Name: activities.GenerateName})
+	w.RegisterActivityWithOptions(a.ToolCall, activity.RegisterOptions{Name: activities.ToolCallName})
+	w.RegisterActivityWithOptions(a.CloseTools, activity.RegisterOptions{Name: activities.CloseToolsName})
 }
 
-// Start starts both workers.
+// Start starts the workers and the sweeper of idle tool sessions.
 func (w *Workers) Start() error {
-	if err := w.shared.Start(); err != nil {
-		return fmt.Errorf("start worker: %w", err)
+	for i, x := range w.ws {
+		if err := x.Start(); err != nil {
+			for _, y := range w.ws[:i] {
+				y.Stop()
+			}
+			return fmt.Errorf("start worker: %w", err)
+		}
 	}
-	if err := w.host.Start(); err != nil {
-		w.shared.Stop()
-		return fmt.Errorf("start host-queue worker: %w", err)
-	}
+	w.sweep.Go(func() {
+		t := time.NewTicker(time.Minute)
+		defer t.Stop()
+		for {
+			select {
+			case <-w.stop:
+				return
+			case <-t.C:
+				w.a.SweepTools(idleTools)
+			}
+		}
+	})
 	return nil
 }
 
-// Stop stops both, letting running activities finish within the options'
-// WorkerStopTimeout.
+// Stop stops the workers, letting running activities finish within the
+// options' WorkerStopTimeout, then closes every tool session left.
 func (w *Workers) Stop() {
+	close(w.stop)
+	w.sweep.Wait()
 	var wg sync.WaitGroup
-	wg.Go(w.host.Stop)
-	wg.Go(w.shared.Stop)
+	for _, x := range w.ws {
+		wg.Go(x.Stop)
+	}
 	wg.Wait()
+	w.a.CloseAllTools(context.Background())
 }

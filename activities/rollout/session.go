@@ -88,6 +88,14 @@ func (s *Session) Step(gen schema.TurnRecord, maxTurns int, envMs func() float64
 		act.Truncated = true
 		stop = schema.StopMaxTurns
 	}
+	s.commit(gen, next)
+	s.Done = stop != ""
+	return act, stop, nil
+}
+
+// commit moves the session past gen's turn: the conversation, the served
+// tokens and the next prompt.
+func (s *Session) commit(gen schema.TurnRecord, next envs.Prompt) {
 	s.conv.Commit(s.prompt, gen.Action)
 	if gen.TokenSource == schema.TokenSourceServed {
 		if gen.Segment != s.segment {
@@ -97,14 +105,18 @@ func (s *Session) Step(gen schema.TurnRecord, maxTurns int, envMs func() float64
 	}
 	s.prompt = next
 	s.Turn++
-	s.Done = stop != ""
-	return act, stop, nil
 }
 
 // Replay rebuilds a session's state from its accepted turns, checking that
 // the env reproduces every recorded reward and flag.
 func (s *Session) Replay(turns []turnlog.Turn) error {
 	for _, t := range turns {
+		if t.Act.ToolName != nil {
+			if err := s.ApplyTool(t.Gen, t.Act); err != nil {
+				return fmt.Errorf("replay turn %d: %w", t.Gen.Turn, err)
+			}
+			continue
+		}
 		act, _, err := s.Step(t.Gen, 0, func() float64 { return 0 })
 		if err != nil {
 			return fmt.Errorf("replay turn %d: %w", t.Gen.Turn, err)

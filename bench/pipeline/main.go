@@ -154,7 +154,7 @@ func startLocal(dir string) (*local, error) {
 		srv.Stop()
 		return nil, err
 	}
-	w := workflows.NewWorkers(c, workflows.DefaultTaskQueue, &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log}, worker.Options{WorkerStopTimeout: 5 * time.Second})
+	w := workflows.NewWorkers(c, workflows.DefaultTaskQueue, &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log}, worker.Options{WorkerStopTimeout: 5 * time.Second}, workflows.AllRoles)
 	if err := w.Start(); err != nil {
 		c.Close()
 		srv.Stop()

@@ -443,7 +443,7 @@ output: `+filepath.Join(dir, "out")+`
 			var acts [2]*activities.Activities
 			for i := range acts {
 				acts[i] = &activities.Activities{Envs: reg, Stores: &activities.Stores{}}
-				w := workflows.NewWorkers(sess.client, g.queue, acts[i], worker.Options{DisableEagerActivities: !eager})
+				w := workflows.NewWorkers(sess.client, g.queue, acts[i], worker.Options{DisableEagerActivities: !eager}, workflows.AllRoles)
 				if err := w.Start(); err != nil {
 					t.Fatal(err)
 				}

@@ -213,7 +213,7 @@ func dial(ctx context.Context, g *globals, withWorker bool) (*session, error) {
 		return nil, err
 	}
 	a := &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log}
-	w := workflows.NewWorkers(c, g.queue, a, worker.Options{WorkerStopTimeout: 5 * time.Second})
+	w := workflows.NewWorkers(c, g.queue, a, worker.Options{WorkerStopTimeout: 5 * time.Second}, workflows.AllRoles)
 	if err := w.Start(); err != nil {
 		c.Close()
 		srv.Stop()

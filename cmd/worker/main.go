@@ -22,6 +22,8 @@ import (
 
 	"github.com/quarry-rl/quarry/activities"
 	"github.com/quarry-rl/quarry/envs/catalog"
+	"github.com/quarry-rl/quarry/internal/sandbox"
+	"github.com/quarry-rl/quarry/tools/toolset"
 	"github.com/quarry-rl/quarry/internal/tclient"
 	"github.com/quarry-rl/quarry/workflows"
 )
@@ -41,6 +43,8 @@ func newRoot() *cobra.Command {
 		maxWorkflows  int
 		shutdownWait  time.Duration
 		verbose       bool
+		roles         = workflows.AllRoles
+		sb            sandbox.Options
 	)
 	cmd := &cobra.Command{
 		Use:   "worker",
@@ -82,11 +86,16 @@ Environment (a testing aid, never set in production):
 			if crash != nil {
 				log.Warn("test crash points armed: this worker will exit at them", crashEnv, os.Getenv(crashEnv))
 			}
-			w := workflows.NewWorkers(c, queue, &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log, Crash: crash}, worker.Options{
+			if !roles.Main && !roles.Tools {
+				return fmt.Errorf("--workflows=false and --tools=false: this worker would serve nothing")
+			}
+			a := &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log, Crash: crash,
+				Tools: &toolset.Host{Sandbox: sb, Log: log}}
+			w := workflows.NewWorkers(c, queue, a, worker.Options{
 				MaxConcurrentActivityExecutionSize:     maxActivities,
 				MaxConcurrentWorkflowTaskExecutionSize: maxWorkflows,
 				WorkerStopTimeout:                      shutdownWait,
-			})
+			}, roles)
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			if err := w.Start(); err != nil {
@@ -105,6 +114,11 @@ Environment (a testing aid, never set in production):
 	cmd.Flags().IntVar(&maxWorkflows, "max-workflow-tasks", 0, "concurrent workflow tasks (0: the SDK default)")
 	cmd.Flags().DurationVar(&shutdownWait, "shutdown-timeout", 30*time.Second, "how long a graceful stop waits for running activities")
 	cmd.Flags().BoolVar(&verbose, "verbose", false, "debug logging")
+	cmd.Flags().BoolVar(&roles.Main, "workflows", true, "serve the shared queue: workflows, inference, env steps, shards")
+	cmd.Flags().BoolVar(&roles.Tools, "tools", true, "serve the tool queue (<task-queue>-tools): sandboxed python, search, MCP calls")
+	cmd.Flags().StringVar(&sb.BaseDir, "sandbox-dir", "", "work dirs of sandboxed tool sessions (default $TMPDIR/quarry-sandbox)")
+	cmd.Flags().IntVar(&sb.Slots, "sandbox-slots", 0, "concurrent sandboxed runs, each as its own host uid (default: the CPU count)")
+	cmd.Flags().IntVar(&sb.UIDBase, "sandbox-uid-base", 0, "host uid of the first sandbox slot (default 61000); give each worker on one host its own range")
 	return cmd
 }
 

@@ -160,7 +160,12 @@ func (e *Env) Call(action string) (tools.Call, bool) {
 	if e.cfg.MaxToolUses > 0 && e.uses >= e.cfg.MaxToolUses {
 		return tools.Call{}, false
 	}
-	for _, t := range e.tools {
+	return ParseCall(e.tools, action)
+}
+
+// ParseCall is the first call any of ts parses from action, in order.
+func ParseCall(ts []tools.Tool, action string) (tools.Call, bool) {
+	for _, t := range ts {
 		if c, ok := t.Parse(action); ok {
 			c.Tool = t.Name()
 			return c, true

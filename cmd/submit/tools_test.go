@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"go.temporal.io/sdk/worker"
+
+	"github.com/quarry-rl/quarry/activities"
+	"github.com/quarry-rl/quarry/envs/catalog"
+	"github.com/quarry-rl/quarry/internal/openaitest"
+	"github.com/quarry-rl/quarry/internal/sandbox"
+	"github.com/quarry-rl/quarry/tools/toolset"
+	"github.com/quarry-rl/quarry/workflows"
+)
+
+var codeResult = regexp.MustCompile(`Code execution result: (\d+)`)
+
+// pythonBisect plays GuessTheNumber-hard with the python tool: it asks
+// python for the middle of the range left, then guesses what python said;
+// after five tool uses it bisects by itself. Each tool call is followed by
+// text the server must cut at the stop string </python>.
+func pythonBisect(msgs []openaitest.Message) string {
+	uses := 0
+	for _, m := range msgs {
+		if m.Role == "tool" {
+			uses++
+		}
+	}
+	if last := msgs[len(msgs)-1]; last.Role == "tool" {
+		if m := codeResult.FindStringSubmatch(last.Content); m != nil {
+			return "Python says " + m[1] + ". \\boxed{" + m[1] + "}"
+		}
+	}
+	if uses >= 5 {
+		return bisect(msgs)
+	}
+	lo, hi := 1, 50
+	for _, m := range msgs {
+		if m.Role != "user" {
+			continue
+		}
+		for _, h := range hint.FindAllStringSubmatch(m.Content, -1) {
+			g, _ := strconv.Atoi(h[1])
+			if h[2] == "higher" {
+				lo = max(lo, g+1)
+			} else {
+				hi = min(hi, g-1)
+			}
+		}
+	}
+	return "Let me compute the midpoint.\n<python>\nprint((" + strconv.Itoa(lo) + " + " + strconv.Itoa(hi) + ") // 2)\n</python> and then I will guess it."
+}
+
+// slotProcesses counts processes owned by the sandbox's slot uids.
+func slotProcesses(t *testing.T, uids ...int) int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "status"))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) > 1 && f[0] == "Uid:" {
+				for _, u := range uids {
+					if f[1] == strconv.Itoa(u) {
+						n++
+					}
+				}
+			}
+		}
+	}
+	return n
+}
+
+// A GuessTheNumber job with the python_tool preset end to end: tool calls
+// run sandboxed on the tool queue, their turns carry GEM's tool rewards and
+// do not spend the game's guesses, generation stops at </python>, and every
+// session is closed and its work dir gone when the job ends.
+func TestLocalPythonToolJob(t *testing.T) {
+	srv := openaitest.Start(t, openaitest.WithPolicy(pythonBisect))
+	dir := t.TempDir()
+	spec, err := loadSpec(writeSpec(t, dir, `
+job: pytool
+seed: 11
+envs: [{id: game:GuessTheNumber-v0-hard}]
+tasks: 2
+samples_per_task: 4
+batch_size: 8
+policy:
+  kind: openai
+  openai:
+    endpoints: [`+srv.BaseURL()+`]
+    model: `+openaitest.DefaultModel+`
+    sampling: {max_tokens: 64}
+tools: {preset: python_tool}
+output: `+filepath.Join(dir, "out")+`
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &globals{local: true, stateDir: filepath.Join(dir, "state"), queue: workflows.DefaultTaskQueue, out: io.Discard, err: io.Discard}
+	ctx := context.Background()
+	sess, err := manage(ctx, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.close()
+	reg, err := catalog.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sbDir, err := os.MkdirTemp("", "pytool-sb-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(sbDir)
+	if err := os.Chmod(sbDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const uidBase = 64000
+	host := &toolset.Host{Sandbox: sandbox.Options{BaseDir: sbDir, UIDBase: uidBase, Slots: 2}}
+	a := &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Tools: host}
+	w := workflows.NewWorkers(sess.client, g.queue, a, worker.Options{}, workflows.AllRoles)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	run, _, err := startOrAttach(ctx, sess.client, g.queue, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Get(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, turns, eps := readShards(t, spec.Output, "pytool")
+	if len(eps) != 8 {
+		t.Fatalf("%d episodes", len(eps))
+	}
+	for _, e := range eps {
+		if !e.Success {
+			t.Fatalf("episode %s lost (stop %s after %d turns)", e.EpisodeID, e.StopReason, e.NumTurns)
+		}
+	}
+	toolTurns, guesses := map[string]int{}, map[string]int{}
+	for _, r := range turns {
+		if r.ToolName == nil {
+			guesses[r.EpisodeID]++
+			if strings.Contains(r.Action, "<python>") {
+				t.Fatalf("turn %s/%d: a python call stepped the env: %q", r.EpisodeID, r.Turn, r.Action)
+			}
+			continue
+		}
+		toolTurns[r.EpisodeID]++
+		if *r.ToolName != "python" || r.ToolResult == nil || !strings.HasPrefix(*r.ToolResult, "Code execution result: ") ||
+			r.Reward != 0.05+0.25 || r.Terminated || r.ErrorClass != nil {
+			t.Fatalf("tool turn %s/%d: tool %v result %v reward %v error %v", r.EpisodeID, r.Turn, r.ToolName, r.ToolResult, r.Reward, r.ErrorClass)
+		}
+		if !strings.HasSuffix(r.Action, "</python>") {
+			t.Fatalf("turn %s/%d: generation did not stop at </python>: %q", r.EpisodeID, r.Turn, r.Action)
+		}
+		if r.ToolCall == nil || !strings.Contains(*r.ToolCall, "print((") {
+			t.Fatalf("turn %s/%d: tool_call %v", r.EpisodeID, r.Turn, r.ToolCall)
+		}
+	}
+	for _, e := range eps {
+		n := toolTurns[e.EpisodeID]
+		if n < 1 || n > 5 {
+			t.Fatalf("episode %s: %d tool turns, want 1..5 (max_tool_uses 5)", e.EpisodeID, n)
+		}
+		if int(e.NumTurns) != n+guesses[e.EpisodeID] {
+			t.Fatalf("episode %s: %d turns, %d tool + %d guesses", e.EpisodeID, e.NumTurns, n, guesses[e.EpisodeID])
+		}
+	}
+	// The tool worker closed every session when its episode ended: no
+	// session, no process of the sandbox's uids, no work dir.
+	if n := host.Sessions(); n != 0 {
+		t.Fatalf("%d episodes still hold tool sessions", n)
+	}
+	if n := slotProcesses(t, uidBase, uidBase+1); n != 0 {
+		t.Fatalf("%d sandbox processes left", n)
+	}
+	left, _ := os.ReadDir(sbDir)
+	if len(left) != 0 {
+		t.Fatalf("work dirs left: %v", left)
+	}
+}

@@ -1,0 +1,336 @@
+// Package toolset builds a job's tools (schema.ToolsSpec) on a worker and
+// keeps their per-episode sessions. Inference workers use a Set to parse
+// calls and render instructions; tool workers also run the calls, in
+// sessions that live as long as their episode on that worker.
+package toolset
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/quarry-rl/quarry/envs"
+	"github.com/quarry-rl/quarry/internal/sandbox"
+	"github.com/quarry-rl/quarry/schema"
+	"github.com/quarry-rl/quarry/tools"
+	"github.com/quarry-rl/quarry/tools/mcp"
+	"github.com/quarry-rl/quarry/tools/python"
+	"github.com/quarry-rl/quarry/tools/search"
+	"github.com/quarry-rl/quarry/tools/toolenv"
+)
+
+// Set is one job's tools on this worker.
+type Set struct {
+	Tools        []tools.Tool
+	Config       toolenv.Config
+	Instructions []string
+}
+
+// Wrap wraps env with the set's tools (no sessions: calls go through
+// toolenv.Env.Call and Apply).
+func (s *Set) Wrap(env envs.Env) (*toolenv.Env, error) {
+	return toolenv.New(env, s.Config, s.Tools, s.Instructions)
+}
+
+// Tool returns the set's tool named name.
+func (s *Set) Tool(name string) (tools.Tool, bool) {
+	for _, t := range s.Tools {
+		if t.Name() == name {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// Host builds sets and holds sessions for one worker process.
+type Host struct {
+	// Sandbox configures the sandbox python runs in; it is created on first
+	// use, so a worker that never runs python needs no bubblewrap.
+	Sandbox sandbox.Options
+	// LookupEnv resolves ${NAME} in MCP configs (default os.LookupEnv).
+	LookupEnv func(string) (string, bool)
+	Log       *slog.Logger
+
+	sbOnce sync.Once
+	sb     *sandbox.Sandbox
+	sbErr  error
+
+	mu       sync.Mutex
+	sets     map[string]*Set
+	sessions map[string]*episode
+}
+
+type episode struct {
+	sessions map[string]tools.Session
+	used     time.Time
+	busy     bool
+}
+
+// ErrUnavailable means this worker cannot run a job's tool (no bubblewrap,
+// not root, an MCP server that cannot start): the call did not run.
+var ErrUnavailable = errors.New("tool unavailable on this worker")
+
+func (h *Host) log() *slog.Logger {
+	if h.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return h.Log
+}
+
+// sandbox returns the worker's sandbox, creating it on first use.
+func (h *Host) sandbox(ctx context.Context) (*sandbox.Sandbox, error) {
+	h.sbOnce.Do(func() {
+		opts := h.Sandbox
+		if opts.Logger == nil {
+			opts.Logger = h.log()
+		}
+		h.sb, h.sbErr = sandbox.New(ctx, opts)
+	})
+	if h.sbErr != nil {
+		return nil, fmt.Errorf("%w: python sandbox: %v", ErrUnavailable, h.sbErr)
+	}
+	return h.sb, nil
+}
+
+// Check builds spec's tools for running calls and starts a trivial sandbox
+// when python is among them: a preflight for `submit --local` and workers.
+func (h *Host) Check(ctx context.Context, spec *schema.ToolsSpec) error {
+	if spec.Python != nil {
+		sb, err := h.sandbox(ctx)
+		if err != nil {
+			return err
+		}
+		if err := sb.Check(ctx); err != nil {
+			return fmt.Errorf("%w: python sandbox: %v", ErrUnavailable, err)
+		}
+	}
+	_, err := h.Set(ctx, spec)
+	return err
+}
+
+// Set returns the job's tools, built once per spec on this worker (MCP
+// servers are asked for their tools once).
+func (h *Host) Set(ctx context.Context, spec *schema.ToolsSpec) (*Set, error) {
+	b, err := json.Marshal(spec)
+	if err != nil {
+		return nil, err
+	}
+	key := string(b)
+	h.mu.Lock()
+	if s, ok := h.sets[key]; ok {
+		h.mu.Unlock()
+		return s, nil
+	}
+	h.mu.Unlock()
+	s, err := h.build(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.sets == nil {
+		h.sets = map[string]*Set{}
+	}
+	if old, ok := h.sets[key]; ok {
+		return old, nil
+	}
+	h.sets[key] = s
+	return s, nil
+}
+
+func (h *Host) build(ctx context.Context, spec *schema.ToolsSpec) (*Set, error) {
+	set := &Set{Config: Config(spec)}
+	if err := set.Config.Validate(); err != nil {
+		return nil, fmt.Errorf("tools: %w", err)
+	}
+	for _, name := range spec.Names() {
+		var t tools.Tool
+		switch name {
+		case "python":
+			t = &pythonTool{host: h, opts: python.Options{Timeout: time.Duration(spec.Python.Timeout), KeepErrorLastLine: spec.Python.KeepErrorLastLine}}
+		case "search":
+			st, err := search.New(search.Config{URL: spec.Search.URL, TopK: spec.Search.TopK, Timeout: time.Duration(spec.Search.Timeout)})
+			if err != nil {
+				return nil, fmt.Errorf("tools.search: %w", err)
+			}
+			t = st
+		case "mcp":
+			cfg, err := MCPConfig(spec)
+			if err != nil {
+				return nil, err
+			}
+			lookup := h.LookupEnv
+			if lookup == nil {
+				lookup = os.LookupEnv
+			}
+			mt, err := mcp.New(cfg, mcp.WithLogger(h.log()), mcp.WithLookupEnv(lookup))
+			if err != nil {
+				return nil, fmt.Errorf("tools.mcp: %w", err)
+			}
+			t = mt
+		}
+		ins, err := t.Instructions(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("tools.%s: %w", name, err)
+		}
+		set.Tools = append(set.Tools, t)
+		set.Instructions = append(set.Instructions, ins)
+	}
+	return set, nil
+}
+
+// MCPConfig parses the spec's MCP document.
+func MCPConfig(spec *schema.ToolsSpec) (mcp.Config, error) {
+	b, err := spec.MCPConfig()
+	if err != nil {
+		return mcp.Config{}, fmt.Errorf("tools.mcp: %w", err)
+	}
+	cfg, err := mcp.ParseConfig(b)
+	if err != nil {
+		return mcp.Config{}, fmt.Errorf("tools.mcp: %w", err)
+	}
+	return cfg, nil
+}
+
+// Config is the wrapper config of a defaulted spec.
+func Config(spec *schema.ToolsSpec) toolenv.Config {
+	deref := func(p *float64) float64 {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	c := toolenv.Config{
+		ToolReward: deref(spec.ToolReward), ToolSuccessReward: deref(spec.ToolSuccessReward),
+		ToolErrorReward: deref(spec.ToolErrorReward), MaxToolUses: schema.DefaultMaxToolUses,
+	}
+	if spec.MaxToolUses != nil {
+		c.MaxToolUses = *spec.MaxToolUses
+	}
+	return c
+}
+
+// Session returns the episode's session of tool (opening it on first use)
+// and marks the episode busy until release is called.
+func (h *Host) Session(ctx context.Context, episodeID string, t tools.Tool) (s tools.Session, release func(), err error) {
+	h.mu.Lock()
+	if h.sessions == nil {
+		h.sessions = map[string]*episode{}
+	}
+	ep := h.sessions[episodeID]
+	if ep == nil {
+		ep = &episode{sessions: map[string]tools.Session{}}
+		h.sessions[episodeID] = ep
+	}
+	ep.busy, ep.used = true, time.Now()
+	s = ep.sessions[t.Name()]
+	h.mu.Unlock()
+	release = func() {
+		h.mu.Lock()
+		ep.busy, ep.used = false, time.Now()
+		h.mu.Unlock()
+	}
+	if s != nil {
+		return s, release, nil
+	}
+	s, err = t.Open(ctx)
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	h.mu.Lock()
+	ep.sessions[t.Name()] = s
+	h.mu.Unlock()
+	return s, release, nil
+}
+
+// HasSession reports whether this worker holds an open session of the episode.
+func (h *Host) HasSession(episodeID string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ep := h.sessions[episodeID]
+	return ep != nil && len(ep.sessions) > 0
+}
+
+// Close closes the episode's sessions on this worker.
+func (h *Host) Close(episodeID string) error {
+	h.mu.Lock()
+	ep := h.sessions[episodeID]
+	delete(h.sessions, episodeID)
+	h.mu.Unlock()
+	if ep == nil {
+		return nil
+	}
+	var errs []error
+	for _, s := range ep.sessions {
+		errs = append(errs, s.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// Sweep closes the sessions of episodes idle for longer than idle (their
+// workflow ended without closing them, or moved to another worker).
+func (h *Host) Sweep(idle time.Duration) int {
+	h.mu.Lock()
+	var stale []string
+	for id, ep := range h.sessions {
+		if !ep.busy && time.Since(ep.used) > idle {
+			stale = append(stale, id)
+		}
+	}
+	h.mu.Unlock()
+	for _, id := range stale {
+		if err := h.Close(id); err != nil {
+			h.log().Warn("closing idle tool sessions", "episode", id, "err", err)
+		}
+	}
+	return len(stale)
+}
+
+// CloseAll closes every session (worker shutdown).
+func (h *Host) CloseAll() {
+	h.mu.Lock()
+	ids := make([]string, 0, len(h.sessions))
+	for id := range h.sessions {
+		ids = append(ids, id)
+	}
+	h.mu.Unlock()
+	for _, id := range ids {
+		_ = h.Close(id)
+	}
+}
+
+// Sessions counts the episodes holding sessions on this worker.
+func (h *Host) Sessions() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.sessions)
+}
+
+// pythonTool parses and describes without a sandbox; it makes the worker's
+// sandbox only when a session is opened.
+type pythonTool struct {
+	host *Host
+	opts python.Options
+}
+
+func (p *pythonTool) Name() string                                 { return python.Name }
+func (p *pythonTool) Parse(action string) (tools.Call, bool)       { return python.Parse(action) }
+func (p *pythonTool) Instructions(context.Context) (string, error) { return python.Instructions, nil }
+
+func (p *pythonTool) Open(ctx context.Context) (tools.Session, error) {
+	sb, err := p.host.sandbox(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t, err := python.New(sb, p.opts)
+	if err != nil {
+		return nil, err
+	}
+	return t.Open(ctx)
+}
