@@ -139,7 +139,7 @@ func generate(ctx, gctx workflow.Context, in activities.GenerateInput) (activiti
 func callTool(ctx workflow.Context, st *EpisodeState, in activities.ToolCallInput) (activities.ActResult, error) {
 	tctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 10 * time.Minute,
-		HeartbeatTimeout:    time.Minute,
+		HeartbeatTimeout:    30 * time.Second, // ToolCall heartbeats every 10 s
 		RetryPolicy: &temporal.RetryPolicy{
 			MaximumAttempts:        5,
 			NonRetryableErrorTypes: []string{activities.ErrTypeInvalidSpec, "ToolMismatch"},

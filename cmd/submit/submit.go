@@ -58,6 +58,9 @@ func loadSpec(path string) (schema.JobSpec, error) {
 	if _, err := activities.ResolveEnvs(reg, spec); err != nil {
 		return schema.JobSpec{}, fmt.Errorf("%s: %w", path, err)
 	}
+	if err := activities.CheckTools(spec); err != nil {
+		return schema.JobSpec{}, fmt.Errorf("%s: %w", path, err)
+	}
 	return spec, nil
 }
 
@@ -76,6 +79,9 @@ func runSubmit(ctx context.Context, g *globals, path string, wait, dryRun bool) 
 	fmt.Fprintf(g.out, "job %s: %d episodes (%d tasks × %d samples) in %d batches, policy %s, output %s\n",
 		spec.Job, spec.Episodes(), spec.Tasks, spec.SamplesPerTask, spec.Batches(), spec.Policy.Kind, spec.Output)
 	if err := preflightEndpoints(ctx, g, spec); err != nil {
+		return err
+	}
+	if err := preflightTools(ctx, g, spec); err != nil {
 		return err
 	}
 	if dryRun {

@@ -199,3 +199,26 @@ output: `+filepath.Join(dir, "out")+`
 		t.Fatalf("work dirs left: %v", left)
 	}
 }
+
+// Bad tool settings are refused before submission, each naming the field.
+func TestToolPreflightErrors(t *testing.T) {
+	srv := openaitest.Start(t)
+	dir := t.TempDir()
+	for name, tt := range map[string]struct{ tools, want string }{
+		"no retrieval server": {`{preset: search_tool, search: {url: "http://127.0.0.1:1/retrieve"}}`, "quarry retrieve serve"},
+		"bad mcp document":    {`{mcp: {mcpServers: {x: {command: node, bogus: 1}}}}`, "tools.mcp"},
+		"mcp server fails":    {`{mcp: {mcpServers: {x: {command: /nonexistent/server}}}}`, "tools"},
+		"unknown preset":      {`{preset: calculator}`, "tools.preset"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := llmSpec(t, dir, srv.BaseURL(), openaitest.DefaultModel, "tools: "+tt.tools)
+			var stdout, stderr strings.Builder
+			root := newRoot(&stdout, &stderr)
+			root.SetArgs([]string{"--local", "--dry-run", "--state-dir", filepath.Join(dir, "state"), path})
+			err := root.ExecuteContext(context.Background())
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err %v, want …%s…", err, tt.want)
+			}
+		})
+	}
+}

@@ -260,6 +260,68 @@ func (b *bisect) reply(msgs []openaitest.Message) string {
 	return fmt.Sprintf("Reply %d. Let me bisect the range. My guess is \\boxed{%d}", b.n.Add(1), (lo+hi)/2)
 }
 
+var codeResult = regexp.MustCompile(`Code execution result: (\d+)`)
+
+// pythonReply plays GuessTheNumber-hard with the python tool, numbering
+// every reply as bisect does: it asks python for the middle of the range,
+// then guesses what python printed.
+func (b *bisect) pythonReply(msgs []openaitest.Message) string {
+	if last := msgs[len(msgs)-1]; last.Role == "tool" {
+		if m := codeResult.FindStringSubmatch(last.Content); m != nil {
+			return fmt.Sprintf("Reply %d. Python says %s. \\boxed{%s}", b.n.Add(1), m[1], m[1])
+		}
+	}
+	uses := 0
+	for _, m := range msgs {
+		if m.Role == "tool" {
+			uses++
+		}
+	}
+	if uses >= 5 {
+		return b.reply(msgs)
+	}
+	guess := b.reply(msgs) // "Reply n. … \boxed{g}"
+	g := guess[strings.LastIndex(guess, "{")+1 : len(guess)-1]
+	return fmt.Sprintf("Reply %d. <python>print(%s)</python>", b.n.Add(1), g)
+}
+
+// toolSpec is endpointSpec with the python_tool preset.
+func toolSpec(t *testing.T, job string, srv *openaitest.Server, tasks, batch int) schema.JobSpec {
+	s := endpointSpec(t, job, srv, tasks, batch, "2s")
+	s.Tools = &schema.ToolsSpec{Preset: "python_tool"}
+	s = s.WithDefaults()
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// uidProcesses counts live processes owned by any of uids (a zombie
+// orphaned by the killed worker waits for the host's init to reap it).
+func uidProcesses(t *testing.T, uids ...int) int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "status"))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) > 1 && f[0] == "Uid:" && slices.Contains(uids, atoi(f[1])) &&
+				!strings.Contains(string(b), "State:\tZ") {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+
 func startPolicy(t *testing.T, opts ...openaitest.Option) *openaitest.Server {
 	return openaitest.Start(t, append([]openaitest.Option{openaitest.WithPolicy(new(bisect).reply)}, opts...)...)
 }
@@ -515,6 +577,9 @@ func TestCrashPoints(t *testing.T) {
 		lostResponse bool
 		spec         schema.JobSpec
 		srv          *openaitest.Server // nil for the oracle policy
+		args         []string           // worker flags (the sandbox of tool jobs)
+		sandboxDir   string
+		uids         []int
 		run          client.WorkflowRun
 		armed        *workerProc
 		err          error
@@ -526,6 +591,8 @@ func TestCrashPoints(t *testing.T) {
 		{point: "runepisodes:after-bundle", at: 3},
 		{point: "shard:after-turns", at: 1},
 		{point: "shard:before-manifest", at: 1},
+		{point: "tool:after-call", at: 3},
+		{point: "tool:after-record", at: 3},
 	}
 	// Every job starts at once, under a worker armed to die at its point,
 	// so the timeouts that bring lost activities back (up to WriteShard's
@@ -535,12 +602,23 @@ func TestCrashPoints(t *testing.T) {
 		switch r.point {
 		case "runepisodes:after-bundle", "shard:before-manifest":
 			r.spec = oracleSpec(t, job, "rg:basic_arithmetic", 32, 32, 2)
+		case "tool:after-call", "tool:after-record":
+			b := new(bisect)
+			r.srv = openaitest.Start(t, openaitest.WithPolicy(b.pythonReply))
+			r.spec = toolSpec(t, job, r.srv, 2, 4)
+			r.sandboxDir = sandboxDir(t)
+			base := 65000 // a uid range per job: the jobs run at once
+			if r.point == "tool:after-record" {
+				base = 65010
+			}
+			r.uids = []int{base, base + 1}
+			r.args = []string{"--sandbox-dir", r.sandboxDir, "--sandbox-uid-base", strconv.Itoa(base), "--sandbox-slots", "2"}
 		default:
 			r.srv = startPolicy(t)
 			r.spec = endpointSpec(t, job, r.srv, 2, 4, "2s")
 		}
 		r.run = submit(t, c, job, r.spec)
-		r.armed = startWorker(t, job+"-armed", job, []string{fmt.Sprintf("%s=%s@%d", crashEnv, r.point, r.at)})
+		r.armed = startWorker(t, job+"-armed", job, []string{fmt.Sprintf("%s=%s@%d", crashEnv, r.point, r.at)}, r.args...)
 	}
 	// As each armed worker dies at its point, a fresh one takes over.
 	deadline := time.Now().Add(90 * time.Second)
@@ -554,7 +632,7 @@ func TestCrashPoints(t *testing.T) {
 		case complete(r.spec):
 			r.err = fmt.Errorf("the job finished before the crash")
 		}
-		startWorker(t, r.spec.Job+"-fresh", r.spec.Job, nil)
+		startWorker(t, r.spec.Job+"-fresh", r.spec.Job, nil, r.args...)
 	}
 	for _, r := range runs {
 		t.Run(r.point, func(t *testing.T) {
@@ -563,6 +641,25 @@ func TestCrashPoints(t *testing.T) {
 			}
 			waitJob(t, r.run, 3*time.Minute)
 			turns, _ := checkExactlyOnce(t, r.spec, r.srv)
+			if r.sandboxDir != "" {
+				// The dead worker's sandboxes died with it; the fresh one
+				// swept its work dir and closed its own sessions.
+				if n := uidProcesses(t, r.uids...); n != 0 {
+					t.Errorf("%d sandbox processes left", n)
+				}
+				if left, _ := os.ReadDir(r.sandboxDir); len(left) != 0 {
+					t.Errorf("sandbox work dirs left: %v", left)
+				}
+				tools := 0
+				for _, row := range turns {
+					if row.ToolName != nil {
+						tools++
+					}
+				}
+				if tools == 0 {
+					t.Error("no tool turn in the output")
+				}
+			}
 			if r.lostResponse {
 				if sent := len(replies(t, r.srv)); sent <= len(turns) {
 					t.Errorf("%d responses sent for %d turns: the crash lost none", sent, len(turns))
@@ -722,4 +819,17 @@ func TestGracefulShutdown(t *testing.T) {
 		waitJob(t, run, 2*time.Minute)
 		checkExactlyOnce(t, spec, srv)
 	})
+}
+
+// sandboxDir is a sandbox base dir the slot uids can search.
+func sandboxDir(t *testing.T) string {
+	d, err := os.MkdirTemp("", "worker-sb-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	if err := os.Chmod(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

@@ -334,8 +334,11 @@ func (s *Sandbox) ProcessCount() (int, error) {
 	return countProcesses(s.opts.UIDBase, s.opts.UIDBase+s.opts.Slots)
 }
 
-// countProcesses counts the host's processes whose real uid is in [lo, hi).
-// It runs after every run, so it reads /proc with one reused buffer.
+// countProcesses counts the host's live processes whose real uid is in
+// [lo, hi). Zombies are left out: a sandbox orphaned by a killed worker is
+// reparented to the host's init, which may take its time to reap it, and a
+// zombie holds no memory, files or mounts. It runs after every run, so it
+// reads /proc with one reused buffer.
 func countProcesses(lo, hi int) (int, error) {
 	dir, err := os.Open("/proc")
 	if err != nil {
@@ -355,15 +358,26 @@ func countProcesses(lo, hi int) (int, error) {
 		}
 		path = append(append(append(path[:0], "/proc/"...), name...), "/status"...)
 		uid, ok := statusUID(string(path), buf)
-		if ok && uid >= lo && uid < hi {
+		if ok && uid >= lo && uid < hi && !zombie(buf) {
 			n++
 		}
 	}
 	return n, nil
 }
 
-// statusUID reads the real uid from a /proc/PID/status file; ok is false
-// when the process has exited meanwhile.
+// zombie reports whether the status file read into buf (by statusUID) is a
+// zombie's or a dead process's.
+func zombie(buf []byte) bool {
+	i := bytes.Index(buf, []byte("\nState:"))
+	if i < 0 {
+		return false
+	}
+	s := bytes.TrimLeft(buf[i+len("\nState:"):], " \t")
+	return len(s) > 0 && (s[0] == 'Z' || s[0] == 'X')
+}
+
+// statusUID reads the real uid from a /proc/PID/status file into buf; ok is
+// false when the process has exited meanwhile.
 func statusUID(path string, buf []byte) (uid int, ok bool) {
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {

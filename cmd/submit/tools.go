@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/quarry-rl/quarry/schema"
+	"github.com/quarry-rl/quarry/tools"
+	"github.com/quarry-rl/quarry/tools/toolset"
+)
+
+// preflightTools checks a job's tools before anything is submitted: the
+// retrieval server answers a query, MCP servers start and list their tools,
+// and with --local (where this process runs the calls) the python sandbox
+// starts. Remote workers check their own sandbox when they start one.
+func preflightTools(ctx context.Context, g *globals, spec schema.JobSpec) error {
+	t := spec.Tools
+	if t == nil {
+		return nil
+	}
+	host := &toolset.Host{Log: g.logger()}
+	defer host.CloseAll()
+	if g.local && t.Python != nil {
+		if err := host.Check(ctx, &schema.ToolsSpec{Python: t.Python}); err != nil {
+			return fmt.Errorf("tools.python: %w (install bubblewrap with scripts/deps/bubblewrap.sh; sandboxes need root to run as their own uids)", err)
+		}
+	}
+	set, err := host.Set(ctx, t)
+	if err != nil {
+		return fmt.Errorf("tools: %w", err)
+	}
+	if st, ok := set.Tool("search"); ok {
+		if err := probe(ctx, st, "test"); err != nil {
+			return fmt.Errorf("tools.search.url %s: %w (serve an index with `quarry retrieve serve --index DIR`)", t.Search.URL, err)
+		}
+	}
+	fmt.Fprintf(g.out, "tools: %v (max %d uses per episode)\n", t.Names(), set.Config.MaxToolUses)
+	return nil
+}
+
+// probe runs one call of a stateless tool and fails on an error observation.
+func probe(ctx context.Context, t tools.Tool, input string) error {
+	s, err := t.Open(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	res, err := s.Execute(ctx, tools.Call{Tool: t.Name(), Input: input})
+	if err != nil {
+		return err
+	}
+	if res.Error {
+		return fmt.Errorf("%s", res.Observation)
+	}
+	return nil
+}
