@@ -17,8 +17,8 @@ import (
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/internal/blob"
 	"github.com/quarry-rl/quarry/internal/shard"
-	"github.com/quarry-rl/quarry/tools/toolset"
 	"github.com/quarry-rl/quarry/schema"
+	"github.com/quarry-rl/quarry/tools/toolset"
 )
 
 // Activity names: persisted in workflow histories, so they never change.
@@ -130,7 +130,7 @@ type ValidateJobResult struct {
 func (a *Activities) ValidateJob(ctx context.Context, spec schema.JobSpec) (ValidateJobResult, error) {
 	plans, err := ResolveEnvs(a.Envs, spec)
 	if err == nil {
-		err = checkTools(spec)
+		err = CheckTools(spec)
 	}
 	if err != nil {
 		return ValidateJobResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInvalidSpec, err)

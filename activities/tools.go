@@ -117,9 +117,9 @@ func (a *Activities) CloseTools(ctx context.Context, episodeID string) error {
 	return a.toolHost().Close(episodeID)
 }
 
-// checkTools is ValidateJob's check of a job's tools: the MCP document
+// CheckTools is ValidateJob's check of a job's tools: the MCP document
 // parses (tools are not started here; workers do that).
-func checkTools(spec schema.JobSpec) error {
+func CheckTools(spec schema.JobSpec) error {
 	if spec.Tools == nil || spec.Tools.MCP == nil {
 		return nil
 	}

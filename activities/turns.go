@@ -18,8 +18,8 @@ import (
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/internal/inference"
 	"github.com/quarry-rl/quarry/internal/turnlog"
-	"github.com/quarry-rl/quarry/tools/toolset"
 	"github.com/quarry-rl/quarry/schema"
+	"github.com/quarry-rl/quarry/tools/toolset"
 )
 
 // Activity names of the per-turn path (endpoint policies).

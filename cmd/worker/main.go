@@ -23,8 +23,8 @@ import (
 	"github.com/quarry-rl/quarry/activities"
 	"github.com/quarry-rl/quarry/envs/catalog"
 	"github.com/quarry-rl/quarry/internal/sandbox"
-	"github.com/quarry-rl/quarry/tools/toolset"
 	"github.com/quarry-rl/quarry/internal/tclient"
+	"github.com/quarry-rl/quarry/tools/toolset"
 	"github.com/quarry-rl/quarry/workflows"
 )
 
