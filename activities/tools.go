@@ -76,7 +76,7 @@ func (a *Activities) ToolCall(ctx context.Context, in ToolCallInput) (ActResult,
 	if err != nil {
 		return ActResult{}, err
 	}
-	call, ok := toolenv.ParseCall(set.Tools, gen.Action)
+	call, ok := set.Parse(gen.Action)
 	if !ok {
 		return ActResult{}, temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("%s turn %d: the action holds no tool call on this worker", in.Episode.ID(), in.Turn), "ToolMismatch", nil)

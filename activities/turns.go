@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -253,13 +254,30 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateRe
 		Affinity:  schema.GroupID(spec.Job, in.Episode.Slot.Batch, in.Episode.Slot.Group),
 		Heartbeat: func(p inference.Progress) { activity.RecordHeartbeat(ctx, p.Attempt) },
 	}
-	for _, m := range msgs {
-		req.Messages = append(req.Messages, inference.Message{Role: m.Role, Content: m.Content})
-	}
-	if t := spec.Tools; t != nil {
-		req.Sampling, req.ExtraBody = stopAtToolCalls(spec.Policy.OpenAI.Sampling, t)
+	var native *toolset.Set
+	if t := spec.Tools; t != nil && t.Calling == schema.CallingNative {
+		if native, err = a.toolHost().Set(ctx, t); err != nil {
+			return GenerateResult{}, fmt.Errorf("tools of %s: %w", in.Episode.ID(), err)
+		}
+		req.Messages = nativeMessages(msgs)
+		for _, f := range native.Functions {
+			req.Tools = append(req.Tools, inference.Function{Name: f.Name, Description: f.Description, Parameters: f.Parameters})
+		}
+	} else {
+		for _, m := range msgs {
+			req.Messages = append(req.Messages, inference.Message{Role: m.Role, Content: m.Content})
+		}
+		if t != nil {
+			req.Sampling, req.ExtraBody = stopAtToolCalls(spec.Policy.OpenAI.Sampling, t)
+		}
 	}
 	res, err := pool.Generate(ctx, req)
+	if err == nil && len(res.ToolCalls) > 0 {
+		// The first call is the turn's (one tool per turn, as GEM), recorded
+		// in the action as the model wrote it; the parser finds it there.
+		tc := res.ToolCalls[0].Function
+		res.Text = strings.TrimSpace(res.Text + "\n" + toolset.FunctionCall(tc.Name, tc.Arguments))
+	}
 	switch {
 	case errors.Is(err, inference.ErrContextLength):
 		return GenerateResult{ContextExceeded: true}, nil
@@ -353,4 +371,32 @@ func stopAtToolCalls(base schema.Sampling, t *schema.ToolsSpec) (*schema.Samplin
 		}
 	}
 	return &s, map[string]any{"include_stop_str_in_output": true}
+}
+
+// nativeMessages renders a chat prompt for native tool calling: an assistant
+// message holding a recorded call (a Hermes-style block, see
+// toolset.FunctionCall) that a tool message answers becomes the text before
+// the call plus a tool_calls entry, and the tool message carries its id. Ids
+// are numbered from the conversation, so any worker renders the same prompt.
+func nativeMessages(msgs []envs.Message) []inference.Message {
+	out := make([]inference.Message, len(msgs))
+	for i, m := range msgs {
+		out[i] = inference.Message{Role: m.Role, Content: m.Content}
+	}
+	n := 0
+	for i, m := range msgs {
+		if m.Role != "assistant" || i+1 >= len(msgs) || msgs[i+1].Role != "tool" {
+			continue
+		}
+		text, name, args, _, ok := toolset.SplitFunctionCall(m.Content)
+		if !ok {
+			continue
+		}
+		id := fmt.Sprintf("call_%d", n)
+		n++
+		out[i].Content = text
+		out[i].ToolCalls = []inference.ToolCall{{ID: id, Type: "function", Function: inference.FunctionCall{Name: name, Arguments: args}}}
+		out[i+1].ToolCallID = id
+	}
+	return out
 }

@@ -330,7 +330,7 @@ func (s JobSpec) Validate() error {
 	}
 	s.Policy.validate(add)
 	if s.Tools != nil {
-		s.Tools.validate(s.Policy.Kind, add)
+		s.Tools.validate(s.Policy.Kind, s.Wrapper, add)
 	}
 	if err := checkOutput(s.Output); err != nil {
 		add("output", "%v", err)

@@ -202,12 +202,21 @@ func TestToolsSpec(t *testing.T) {
 		{`{python: {}, tool_error_reward: 0.5}`, "tools.tool_error_reward", "negative"},
 		{`{preset: python_tool, tool_error_reward: -0.1}`, "tools.tool_error_reward", "cannot be combined"},
 		{`{mcp: {servers: {}}}`, "tools.mcp", "mcpServers"},
+		{`{python: {}, calling: smoke}`, "tools.calling", "want text or native"},
 	} {
 		err := parse(tt.tools).Validate()
 		var se SpecError
 		if !errors.As(err, &se) || !slices.ContainsFunc(se, func(fe FieldError) bool { return fe.Path == tt.path && strings.Contains(fe.Problem, tt.want) }) {
 			t.Errorf("tools %s: err %v, want %s: …%s…", tt.tools, err, tt.path, tt.want)
 		}
+	}
+	s = parse(`{preset: python_tool, calling: native}`)
+	if err := s.Validate(); err != nil {
+		t.Fatalf("native calling with the chat wrapper: %v", err)
+	}
+	s.Wrapper = "concat"
+	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "needs wrapper: chat") {
+		t.Fatalf("native calling with a text wrapper: %v", err)
 	}
 	s = parse(`{preset: python_tool}`)
 	s.Policy.Kind, s.Policy.OpenAI = PolicyRandom, nil

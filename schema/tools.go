@@ -29,7 +29,19 @@ type ToolsSpec struct {
 	ToolErrorReward   *float64 `json:"tool_error_reward,omitempty"`
 	// MaxToolUses caps tool turns per episode (default 10, GEM's; 0: no cap).
 	MaxToolUses *int `json:"max_tool_uses,omitempty"`
+	// Calling is how the agent calls tools: "text" (default), tags in the
+	// response parsed as GEM does; or "native": the tools go to the endpoint
+	// as OpenAI function tools and the model answers with tool_calls (a
+	// server with a tool-call parser, e.g. vLLM's --tool-call-parser hermes;
+	// needs the chat wrapper).
+	Calling string `json:"calling,omitempty"`
 }
+
+// Tool calling modes.
+const (
+	CallingText   = "text"
+	CallingNative = "native"
+)
 
 // PythonToolSpec configures the sandboxed Python tool.
 type PythonToolSpec struct {
@@ -103,6 +115,9 @@ func (t *ToolsSpec) withDefaults() {
 		}
 		t.MaxToolUses = &n
 	}
+	if t.Calling == "" {
+		t.Calling = CallingText
+	}
 	if py := t.Python; py != nil && py.Timeout == 0 {
 		py.Timeout = Duration(DefaultPythonTimeout)
 	}
@@ -131,7 +146,16 @@ func (t *ToolsSpec) Names() []string {
 	return out
 }
 
-func (t *ToolsSpec) validate(policy string, add func(path, format string, args ...any)) {
+func (t *ToolsSpec) validate(policy, wrapper string, add func(path, format string, args ...any)) {
+	switch t.Calling {
+	case CallingText:
+	case CallingNative:
+		if wrapper != "chat" {
+			add("tools.calling", "native tool calling needs wrapper: chat (the wrapper is %s)", wrapper)
+		}
+	default:
+		add("tools.calling", "%q: want text or native", t.Calling)
+	}
 	if policy != PolicyOpenAI {
 		add("tools", "only the openai policy calls tools (policy.kind is %s)", policy)
 	}

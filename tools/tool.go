@@ -12,6 +12,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 )
 
@@ -92,4 +93,17 @@ func NotExecuted(err error) error {
 func IsNotExecuted(err error) bool {
 	var ne notExecuted
 	return errors.As(err, &ne)
+}
+
+// Function describes a tool as an OpenAI function tool, for native tool
+// calling (the request's "tools"; the model answers with tool_calls).
+type Function struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters"` // a JSON Schema object
+}
+
+// Functions is implemented by tools that can be offered as function tools.
+type Functions interface {
+	Functions(ctx context.Context) ([]Function, error)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"go.temporal.io/sdk/worker"
 
@@ -91,8 +93,32 @@ func slotProcesses(t *testing.T, uids ...int) int {
 // run sandboxed on the tool queue, their turns carry GEM's tool rewards and
 // do not spend the game's guesses, generation stops at </python>, and every
 // session is closed and its work dir gone when the job ends.
-func TestLocalPythonToolJob(t *testing.T) {
-	srv := openaitest.Start(t, openaitest.WithPolicy(pythonBisect))
+func TestLocalPythonToolJob(t *testing.T) { pythonToolJob(t, "text") }
+
+// The same job with native tool calling: the tools go to the endpoint as
+// function tools, the server (as vLLM's hermes parser) answers with
+// tool_calls, and the history sends each call and its tool message linked by
+// id — the server refuses a tool message that answers no call.
+func TestLocalPythonToolJobNative(t *testing.T) { pythonToolJob(t, "native") }
+
+// nativePythonBisect is pythonBisect writing its calls as a Hermes/Qwen
+// model does, for a server with a tool-call parser.
+func nativePythonBisect(msgs []openaitest.Message) string {
+	reply := pythonBisect(msgs)
+	i, j := strings.Index(reply, "<python>"), strings.Index(reply, "</python>")
+	if i < 0 || j < 0 {
+		return reply
+	}
+	code, _ := json.Marshal(strings.TrimSpace(reply[i+len("<python>") : j]))
+	return reply[:i] + `<tool_call>{"name": "python", "arguments": {"code": ` + string(code) + `}}</tool_call>`
+}
+
+func pythonToolJob(t *testing.T, calling string) {
+	policy := pythonBisect
+	if calling == "native" {
+		policy = nativePythonBisect
+	}
+	srv := openaitest.Start(t, openaitest.WithPolicy(policy))
 	dir := t.TempDir()
 	spec, err := loadSpec(writeSpec(t, dir, `
 job: pytool
@@ -107,7 +133,7 @@ policy:
     endpoints: [`+srv.BaseURL()+`]
     model: `+openaitest.DefaultModel+`
     sampling: {max_tokens: 64}
-tools: {preset: python_tool}
+tools: {preset: python_tool, calling: `+calling+`}
 output: `+filepath.Join(dir, "out")+`
 `))
 	if err != nil {
@@ -144,7 +170,24 @@ output: `+filepath.Join(dir, "out")+`
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := run.Get(ctx, nil); err != nil {
+	wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	if err := run.Get(wctx, nil); err != nil {
+		// Say why: the first episode's pending activity and its last failure.
+		if d, err := sess.client.DescribeWorkflowExecution(ctx, "pytool/b00000/e0000", ""); err == nil {
+			for _, pa := range d.PendingActivities {
+				t.Logf("pending %s on attempt %d: %v", pa.ActivityType.GetName(), pa.Attempt, pa.LastFailure)
+			}
+			t.Logf("status %v", d.WorkflowExecutionInfo.Status)
+		} else {
+			t.Logf("describe: %v", err)
+		}
+		for _, rec := range srv.ChatRecords() {
+			if rec.Status != 200 {
+				t.Logf("request %d: status %d: %s", rec.Seq, rec.Status, rec.Response)
+				break
+			}
+		}
 		t.Fatal(err)
 	}
 	_, turns, eps := readShards(t, spec.Output, "pytool")
@@ -170,8 +213,15 @@ output: `+filepath.Join(dir, "out")+`
 			r.Reward != 0.05+0.25 || r.Terminated || r.ErrorClass != nil {
 			t.Fatalf("tool turn %s/%d: tool %v result %v reward %v error %v", r.EpisodeID, r.Turn, r.ToolName, r.ToolResult, r.Reward, r.ErrorClass)
 		}
-		if !strings.HasSuffix(r.Action, "</python>") {
-			t.Fatalf("turn %s/%d: generation did not stop at </python>: %q", r.EpisodeID, r.Turn, r.Action)
+		switch calling {
+		case "text":
+			if !strings.HasSuffix(r.Action, "</python>") {
+				t.Fatalf("turn %s/%d: generation did not stop at </python>: %q", r.EpisodeID, r.Turn, r.Action)
+			}
+		case "native":
+			if !strings.Contains(r.Action, `<tool_call>`) || !strings.Contains(r.Action, `{"name": "python", "arguments": {"code": "print((`) {
+				t.Fatalf("turn %s/%d: the server's tool call is not in the action: %q", r.EpisodeID, r.Turn, r.Action)
+			}
 		}
 		if r.ToolCall == nil || !strings.Contains(*r.ToolCall, "print((") {
 			t.Fatalf("turn %s/%d: tool_call %v", r.EpisodeID, r.Turn, r.ToolCall)
@@ -184,6 +234,32 @@ output: `+filepath.Join(dir, "out")+`
 		}
 		if int(e.NumTurns) != n+guesses[e.EpisodeID] {
 			t.Fatalf("episode %s: %d turns, %d tool + %d guesses", e.EpisodeID, e.NumTurns, n, guesses[e.EpisodeID])
+		}
+	}
+	if calling == "native" {
+		linked := 0
+		for _, rec := range srv.ChatRecords() {
+			var body struct {
+				Tools    []json.RawMessage    `json:"tools"`
+				Messages []openaitest.Message `json:"messages"`
+			}
+			if err := json.Unmarshal(rec.Body, &body); err != nil {
+				t.Fatal(err)
+			}
+			if len(body.Tools) != 1 {
+				t.Fatalf("request %d offered %d tools, want python", rec.Seq, len(body.Tools))
+			}
+			for _, m := range body.Messages {
+				if m.Role == "tool" && m.ToolCallID != "" {
+					linked++
+				}
+			}
+			if rec.Status != 200 {
+				t.Fatalf("request %d refused: %s", rec.Seq, rec.Response)
+			}
+		}
+		if linked == 0 {
+			t.Fatal("no tool message linked to its call by id")
 		}
 	}
 	// The tool worker closed every session when its episode ended: no

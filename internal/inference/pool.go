@@ -49,6 +49,30 @@ import (
 type Message struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
+	// ToolCalls are an assistant message's function calls (native tool
+	// calling); ToolCallID links a "tool" message to the call it answers.
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+}
+
+// ToolCall is one function call, in the OpenAI wire shape.
+type ToolCall struct {
+	ID       string       `json:"id"`
+	Type     string       `json:"type"` // "function"
+	Function FunctionCall `json:"function"`
+}
+
+// FunctionCall names a function and its JSON-encoded arguments.
+type FunctionCall struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// Function is a function tool offered to the model.
+type Function struct {
+	Name        string
+	Description string
+	Parameters  json.RawMessage // JSON Schema object
 }
 
 // Request is one chat completion.
@@ -59,6 +83,8 @@ type Request struct {
 	// ExtraBody is merged over the pool's extra_body (and both over the
 	// sampling parameters) into the request body.
 	ExtraBody map[string]any
+	// Tools are offered as function tools (native tool calling).
+	Tools []Function
 	// Affinity routes the request: requests with the same key go to the
 	// same replica while its load allows. Use the group's id so the
 	// samples of a group, and every turn of each, share a prefix cache;
@@ -82,6 +108,8 @@ type Progress struct {
 type Result struct {
 	Text      string
 	Reasoning string // reasoning_content / reasoning, when the server parses it out
+	// ToolCalls the model made (native tool calling), as the server parsed them.
+	ToolCalls []ToolCall
 	// FinishReason is the server's: stop, length, …
 	FinishReason string
 	// PromptTokenIDs and ResponseTokenIDs are the ids the server returned
@@ -352,8 +380,18 @@ func (p *Pool) prepare(req Request) (openai.ChatCompletionRequest, map[string]js
 	msgs := make([]openai.ChatCompletionMessage, len(req.Messages))
 	emptyContent := false
 	for i, m := range req.Messages {
-		msgs[i] = openai.ChatCompletionMessage{Role: m.Role, Content: m.Content}
+		msgs[i] = openai.ChatCompletionMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
+		for _, tc := range m.ToolCalls {
+			msgs[i].ToolCalls = append(msgs[i].ToolCalls, openai.ToolCall{ID: tc.ID, Type: openai.ToolTypeFunction,
+				Function: openai.FunctionCall{Name: tc.Function.Name, Arguments: tc.Function.Arguments}})
+		}
 		emptyContent = emptyContent || m.Content == ""
+	}
+	var tools []openai.Tool
+	for _, f := range req.Tools {
+		tools = append(tools, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+			Name: f.Name, Description: f.Description, Parameters: f.Parameters,
+		}})
 	}
 	if emptyContent {
 		// go-openai omits an empty content; the model must see the
@@ -370,6 +408,7 @@ func (p *Pool) prepare(req Request) (openai.ChatCompletionRequest, map[string]js
 		MaxTokens: s.MaxTokens,
 		Stop:      s.Stop,
 		LogProbs:  s.Logprobs,
+		Tools:     tools,
 	}, extra, nil
 }
 
@@ -582,6 +621,10 @@ func decodeResult(resp openai.ChatCompletionResponse, raw []byte) (Result, error
 		CompletionTokens: resp.Usage.CompletionTokens,
 		ResponseID:       resp.ID,
 		Model:            resp.Model,
+	}
+	for _, tc := range ch.Message.ToolCalls {
+		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: tc.ID, Type: "function",
+			Function: FunctionCall{Name: tc.Function.Name, Arguments: tc.Function.Arguments}})
 	}
 	if len(extra.Choices) > 0 {
 		r.ResponseTokenIDs = extra.Choices[0].TokenIDs

@@ -52,7 +52,7 @@ func chat(content string) []inference.Message {
 func asServer(msgs []inference.Message) []openaitest.Message {
 	out := make([]openaitest.Message, len(msgs))
 	for i, m := range msgs {
-		out[i] = openaitest.Message(m)
+		out[i] = openaitest.Message{Role: m.Role, Content: m.Content}
 	}
 	return out
 }

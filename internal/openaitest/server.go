@@ -21,6 +21,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,6 +33,19 @@ import (
 type Message struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
+	// ToolCalls (assistant) and ToolCallID (tool) are native tool calling's.
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+}
+
+// ToolCall is one function call in the OpenAI wire shape.
+type ToolCall struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
 }
 
 // Policy answers a chat: the assistant's whole reply, before max_tokens and
@@ -391,6 +405,13 @@ type chatRequest struct {
 	TopLogprobs         int             `json:"top_logprobs"`
 	ReturnTokenIDs      bool            `json:"return_token_ids"`
 	IncludeStopStr      bool            `json:"include_stop_str_in_output"`
+	Tools               []struct {
+		Type     string `json:"type"`
+		Function struct {
+			Name       string          `json:"name"`
+			Parameters json.RawMessage `json:"parameters"`
+		} `json:"function"`
+	} `json:"tools"`
 }
 
 type logprob struct {
@@ -407,10 +428,11 @@ type logprobContent struct {
 type choice struct {
 	Index   int `json:"index"`
 	Message struct {
-		Role             string  `json:"role"`
-		Content          string  `json:"content"`
-		Refusal          *string `json:"refusal"`
-		ReasoningContent *string `json:"reasoning_content"`
+		Role             string     `json:"role"`
+		Content          string     `json:"content"`
+		Refusal          *string    `json:"refusal"`
+		ReasoningContent *string    `json:"reasoning_content"`
+		ToolCalls        []ToolCall `json:"tool_calls,omitempty"`
 	} `json:"message"`
 	Logprobs     *choiceLogprobs `json:"logprobs"`
 	FinishReason string          `json:"finish_reason"`
@@ -498,6 +520,18 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec *Record) {
 		s.fail(w, rec, http.StatusBadRequest, "BadRequestError", "messages", "messages must not be empty")
 		return
 	}
+	if err := checkToolMessages(req.Messages, len(req.Tools) > 0); err != nil {
+		s.fail(w, rec, http.StatusBadRequest, "BadRequestError", "messages", "%v", err)
+		return
+	}
+	tools := map[string]bool{}
+	for _, t := range req.Tools {
+		if t.Type != "function" || t.Function.Name == "" || !json.Valid(t.Function.Parameters) {
+			s.fail(w, rec, http.StatusBadRequest, "BadRequestError", "tools", "each tool needs type function, a name and JSON-schema parameters")
+			return
+		}
+		tools[t.Function.Name] = true
+	}
 	stops, err := parseStop(req.Stop)
 	if err != nil {
 		s.fail(w, rec, http.StatusBadRequest, "BadRequestError", "stop", "%v", err)
@@ -559,6 +593,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec *Record) {
 		}
 		if req.Logprobs {
 			c.Logprobs = &choiceLogprobs{logprobs(c.Message.Content, req.TopLogprobs)}
+		}
+		if len(tools) > 0 {
+			parseToolCalls(&c, tools, fmt.Sprintf("chatcmpl-tool-%d-%d", seq, i))
 		}
 		resp.Choices = append(resp.Choices, c)
 		resp.Usage.CompletionTokens += len(strings.Fields(c.Message.Content))
@@ -661,4 +698,58 @@ func (s *Server) sleep(r *http.Request, d time.Duration) bool {
 
 func randHex() string {
 	return strconv.FormatUint(rand.Uint64()|1<<63, 16)[:12]
+}
+
+// checkToolMessages applies OpenAI's rule to native tool calling: every
+// "tool" message answers, by tool_call_id, a call of an earlier assistant
+// message. Without tools in the request, a "tool" message without an id is
+// accepted, as vLLM accepts GEM-style transcripts.
+func checkToolMessages(msgs []Message, native bool) error {
+	calls := map[string]bool{}
+	for i, m := range msgs {
+		for _, tc := range m.ToolCalls {
+			if m.Role != "assistant" || tc.ID == "" || tc.Type != "function" || !json.Valid([]byte(tc.Function.Arguments)) {
+				return fmt.Errorf("messages[%d]: tool_calls need an assistant message, an id, type function and JSON arguments", i)
+			}
+			calls[tc.ID] = true
+		}
+		if m.Role != "tool" || (!native && m.ToolCallID == "") {
+			continue
+		}
+		if !calls[m.ToolCallID] {
+			return fmt.Errorf("messages[%d]: role 'tool' must be a response to a preceding message with 'tool_calls' (tool_call_id %q)", i, m.ToolCallID)
+		}
+	}
+	return nil
+}
+
+// hermesCall is a tool call as Hermes/Qwen models write it.
+var hermesCall = regexp.MustCompile(`(?s)<tool_call>\s*(\{.*?\})\s*</tool_call>`)
+
+// parseToolCalls does what vLLM's hermes tool parser does to a reply: calls
+// of offered tools written as <tool_call>{"name": …, "arguments": {…}}</tool_call>
+// move from the content into tool_calls (the content keeps the text before
+// the first call) and the finish reason becomes tool_calls.
+func parseToolCalls(c *choice, tools map[string]bool, idPrefix string) {
+	ms := hermesCall.FindAllStringSubmatchIndex(c.Message.Content, -1)
+	var calls []ToolCall
+	for k, m := range ms {
+		var call struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		body := c.Message.Content[m[2]:m[3]]
+		if json.Unmarshal([]byte(body), &call) != nil || !tools[call.Name] {
+			return // the parser gives up: the reply stays text
+		}
+		tc := ToolCall{ID: fmt.Sprintf("%s-%d", idPrefix, k), Type: "function"}
+		tc.Function.Name, tc.Function.Arguments = call.Name, string(call.Arguments)
+		calls = append(calls, tc)
+	}
+	if len(calls) == 0 {
+		return
+	}
+	c.Message.Content = strings.TrimSpace(c.Message.Content[:ms[0][0]])
+	c.Message.ToolCalls = calls
+	c.FinishReason = "tool_calls"
 }

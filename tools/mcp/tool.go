@@ -12,6 +12,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -247,4 +248,24 @@ func (t *Tool) connect(ctx context.Context, name string, list bool, sc *secrets)
 		return nil, nil, fmt.Errorf("server %s (%d attempts): %w", name, attempt, err)
 	}
 	return d.conn, d.listed, nil
+}
+
+// Functions implements tools.Functions: every listed tool as an OpenAI
+// function tool, named as the agent calls it.
+func (t *Tool) Functions(ctx context.Context) ([]tools.Function, error) {
+	c, err := t.catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tools.Function, 0, len(c.entries))
+	for _, e := range c.entries {
+		var def struct {
+			Function tools.Function `json:"function"`
+		}
+		if err := json.Unmarshal([]byte(e.funcDef), &def); err != nil {
+			return nil, fmt.Errorf("mcp tool %s: %w", e.name, err)
+		}
+		out = append(out, def.Function)
+	}
+	return out, nil
 }

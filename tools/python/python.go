@@ -305,3 +305,16 @@ from operator import iand
 import sys
 import io, os
 `
+
+// Function is the Python tool as an OpenAI function tool (native calling):
+// python(code).
+var Function = tools.Function{
+	Name:        Name,
+	Description: "Run a complete Python script in a sandbox and return what it prints (stdout, then stderr).",
+	Parameters:  []byte(`{"type":"object","properties":{"code":{"type":"string","description":"A complete Python script; print what you need to see."}},"required":["code"]}`),
+}
+
+// Functions implements tools.Functions.
+func (t *Tool) Functions(context.Context) ([]tools.Function, error) {
+	return []tools.Function{Function}, nil
+}

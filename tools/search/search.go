@@ -230,3 +230,16 @@ func FormatPassages(contents []string) string {
 	}
 	return b.String()
 }
+
+// Function is the search tool as an OpenAI function tool (native calling):
+// search(query).
+var Function = tools.Function{
+	Name:        Name,
+	Description: "Search the knowledge base and return the top passages for a query.",
+	Parameters:  []byte(`{"type":"object","properties":{"query":{"type":"string","description":"What to search for."}},"required":["query"]}`),
+}
+
+// Functions implements tools.Functions.
+func (t *Tool) Functions(context.Context) ([]tools.Function, error) {
+	return []tools.Function{Function}, nil
+}

@@ -167,7 +167,9 @@ func (e *Env) Call(action string) (tools.Call, bool) {
 func ParseCall(ts []tools.Tool, action string) (tools.Call, bool) {
 	for _, t := range ts {
 		if c, ok := t.Parse(action); ok {
-			c.Tool = t.Name()
+			if c.Tool == "" {
+				c.Tool = t.Name()
+			}
 			return c, true
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"regexp"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,16 +28,25 @@ import (
 
 // Set is one job's tools on this worker.
 type Set struct {
+	// Tools run calls; Parsers find them in actions (the tools themselves
+	// with text calling, one parser of function calls with native calling).
 	Tools        []tools.Tool
+	Parsers      []tools.Tool
 	Config       toolenv.Config
-	Instructions []string
+	Instructions []string // one per parser
+	// Functions are the tools as OpenAI function tools (native calling only).
+	Functions []tools.Function
+	Native    bool
 }
 
 // Wrap wraps env with the set's tools (no sessions: calls go through
 // toolenv.Env.Call and Apply).
 func (s *Set) Wrap(env envs.Env) (*toolenv.Env, error) {
-	return toolenv.New(env, s.Config, s.Tools, s.Instructions)
+	return toolenv.New(env, s.Config, s.Parsers, s.Instructions)
 }
+
+// Parse finds the action's tool call, as the wrapped env does.
+func (s *Set) Parse(action string) (tools.Call, bool) { return toolenv.ParseCall(s.Parsers, action) }
 
 // Tool returns the set's tool named name.
 func (s *Set) Tool(name string) (tools.Tool, bool) {
@@ -174,15 +185,38 @@ func (h *Host) build(ctx context.Context, spec *schema.ToolsSpec) (*Set, error) 
 			}
 			t = mt
 		}
+		set.Tools = append(set.Tools, t)
+		if spec.Calling == schema.CallingNative {
+			f, ok := t.(tools.Functions)
+			if !ok {
+				return nil, fmt.Errorf("tools.%s: cannot be offered as a function tool", name)
+			}
+			fs, err := f.Functions(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("tools.%s: %w", name, err)
+			}
+			set.Functions = append(set.Functions, fs...)
+			continue
+		}
 		ins, err := t.Instructions(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("tools.%s: %w", name, err)
 		}
-		set.Tools = append(set.Tools, t)
 		set.Instructions = append(set.Instructions, ins)
+	}
+	set.Parsers = set.Tools
+	if spec.Calling == schema.CallingNative {
+		set.Native = true
+		set.Parsers = []tools.Tool{&functionCalls{set: set}}
+		set.Instructions = []string{NativeInstructions}
 	}
 	return set, nil
 }
+
+// NativeInstructions is appended to the first observation with native tool
+// calling, where the tools themselves travel as function tools.
+const NativeInstructions = "You can call the tools you are given; each result comes back as a tool message. " +
+	"Return your final answer as the task asks."
 
 // MCPConfig parses the spec's MCP document.
 func MCPConfig(spec *schema.ToolsSpec) (mcp.Config, error) {
@@ -333,4 +367,87 @@ func (p *pythonTool) Open(ctx context.Context) (tools.Session, error) {
 		return nil, err
 	}
 	return t.Open(ctx)
+}
+
+// functionCalls parses native tool calls, which Generate records in the
+// action as Hermes-style blocks (<tool_call>{"name": …, "arguments": {…}}</tool_call>,
+// what Qwen and Hermes models generate), and routes each to its tool:
+// python(code), search(query), or an MCP tool by name.
+type functionCalls struct{ set *Set }
+
+// FunctionCall is the Hermes-style block Generate appends to an action for
+// a native tool call.
+func FunctionCall(name, arguments string) string {
+	if !json.Valid([]byte(arguments)) {
+		b, _ := json.Marshal(arguments)
+		arguments = string(b)
+	}
+	return "<tool_call>\n{\"name\": " + quote(name) + ", \"arguments\": " + arguments + "}\n</tool_call>"
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+var hermesBlock = regexp.MustCompile(`(?s)<tool_call>\s*(\{.*?\})\s*</tool_call>`)
+
+// SplitFunctionCall splits an action into its text and its first
+// Hermes-style call; ok is false when it holds none.
+func SplitFunctionCall(action string) (text, name, arguments, raw string, ok bool) {
+	m := hermesBlock.FindStringSubmatchIndex(action)
+	if m == nil {
+		return "", "", "", "", false
+	}
+	var call struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := json.Unmarshal([]byte(action[m[2]:m[3]]), &call); err != nil || call.Name == "" {
+		return "", "", "", "", false
+	}
+	args := string(call.Arguments)
+	if args == "" {
+		args = "{}"
+	}
+	return strings.TrimSpace(action[:m[0]]), call.Name, args, action[m[0]:m[1]], true
+}
+
+func (f *functionCalls) Name() string                                 { return "function" }
+func (f *functionCalls) Instructions(context.Context) (string, error) { return NativeInstructions, nil }
+func (f *functionCalls) Open(context.Context) (tools.Session, error) {
+	return nil, errors.New("toolset: the function-call parser runs no calls")
+}
+
+func (f *functionCalls) Parse(action string) (tools.Call, bool) {
+	_, name, args, raw, ok := SplitFunctionCall(action)
+	if !ok {
+		return tools.Call{}, false
+	}
+	field := map[string]string{python.Name: "code", search.Name: "query"}[name]
+	if _, has := f.set.Tool(name); has && field != "" {
+		var a map[string]any
+		call := tools.Call{Tool: name, Raw: raw}
+		if err := json.Unmarshal([]byte(args), &a); err != nil {
+			call.Err = fmt.Sprintf("[Tool call error: arguments of %s are not a JSON object: %v]", name, err)
+		} else if v, ok := a[field].(string); !ok {
+			call.Err = fmt.Sprintf("[Tool call error: %s needs a string argument %q]", name, field)
+		} else {
+			call.Input = v
+		}
+		return call, true
+	}
+	if mt, has := f.set.Tool(mcp.ToolName); has {
+		// The MCP tool reads the same Hermes form and knows its tools' names.
+		if call, ok := mt.Parse(raw); ok {
+			call.Raw = raw
+			return call, true
+		}
+	}
+	return tools.Call{Tool: f.set.Tools[0].Name(), Raw: raw, Err: fmt.Sprintf("[Tool call error: no tool named %q]", name)}, true
+}
+
+// Functions implements tools.Functions.
+func (p *pythonTool) Functions(context.Context) ([]tools.Function, error) {
+	return []tools.Function{python.Function}, nil
 }
