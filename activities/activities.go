@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/quarry-rl/quarry/envs"
+	"github.com/quarry-rl/quarry/envs/dataset"
 	"github.com/quarry-rl/quarry/internal/blob"
 	"github.com/quarry-rl/quarry/internal/shard"
 	"github.com/quarry-rl/quarry/schema"
@@ -117,6 +118,27 @@ type EnvPlan struct {
 	Version    string `json:"version"`
 	MaxTurns   int    `json:"max_turns"`
 	DataSource string `json:"data_source"`
+	// Rows is the dataset size of a dataset-backed env (0: procedural).
+	Rows int `json:"rows,omitempty"`
+}
+
+// Row is the dataset row task plays (−1 for a procedural env): a seeded
+// permutation of the rows per epoch, so a job draws them without
+// replacement and task i is the same row on every worker and rerun.
+func (p EnvPlan) Row(jobSeed uint64, task int64) int {
+	if p.Rows <= 0 {
+		return -1
+	}
+	return dataset.Index(jobSeed, p.Rows, int(task))
+}
+
+// TaskID names a task: its env id and dataset row, or for a procedural env
+// its Reset seed.
+func (p EnvPlan) TaskID(jobSeed uint64, slot schema.Slot) string {
+	if row := p.Row(jobSeed, slot.Task); row >= 0 {
+		return fmt.Sprintf("%s#%d", p.ID, row)
+	}
+	return TaskID(p.ID, slot.TaskSeed)
 }
 
 // ValidateJobResult is the resolved mixture.
@@ -180,7 +202,12 @@ func ResolveEnvs(r *envs.Registry, spec schema.JobSpec) ([]EnvPlan, error) {
 		if _, err := envs.ParseWrapper(spec.Wrapper); err != nil && i == 0 {
 			errs = append(errs, schema.FieldError{Path: "wrapper", Problem: err.Error()})
 		}
-		plans[i] = EnvPlan{ID: s.ID, Options: e.Options, Version: s.Version(), MaxTurns: s.MaxTurns, DataSource: s.Category()}
+		rows, err := envs.Rows(env)
+		if err != nil {
+			errs = append(errs, schema.FieldError{Path: path + ".options", Problem: err.Error()})
+			continue
+		}
+		plans[i] = EnvPlan{ID: s.ID, Options: e.Options, Version: s.Version(), MaxTurns: s.MaxTurns, DataSource: s.Category(), Rows: rows}
 	}
 	if len(errs) > 0 {
 		return nil, errs

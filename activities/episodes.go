@@ -95,7 +95,7 @@ func (a *Activities) RunEpisodes(ctx context.Context, in RunEpisodesInput) (RunE
 		ep, err := rollout.Play(ctx, rollout.Params{
 			Job: in.Job, Slot: slot, Env: env, EnvVersion: plan.Version,
 			Wrapper: w, MaxHistory: in.Spec.MaxHistory, MaxTurns: in.Spec.MaxTurns,
-			Policy: in.Spec.Policy.Kind, Tag: tag, Attempt: int(info.Attempt),
+			Policy: in.Spec.Policy.Kind, Tag: tag, Attempt: int(info.Attempt), Row: plan.Row(in.Spec.Seed, slot.Task),
 		})
 		out := EpisodeOutcome{Slot: slot}
 		switch {

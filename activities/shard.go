@@ -51,7 +51,7 @@ func (a *Activities) WriteShard(ctx context.Context, in WriteShardInput) (ShardS
 		plan := in.Envs[o.Slot.Env]
 		e := shard.Episode{
 			Episode: o.Slot.Episode, Group: o.Slot.Group, Sample: o.Slot.Sample, GroupSize: in.Spec.SamplesPerTask,
-			TaskID: TaskID(plan.ID, o.Slot.TaskSeed), TaskIndex: o.Slot.Task,
+			TaskID: plan.TaskID(in.Spec.Seed, o.Slot), TaskIndex: o.Slot.Task,
 			TaskSeed: schema.SeedColumn(o.Slot.TaskSeed), SampleSeed: schema.SeedColumn(o.Slot.SampleSeed),
 			DataSource: plan.DataSource, EnvID: plan.ID, EnvVersion: plan.Version,
 			StopReason: o.StopReason, Head: o.Source,

@@ -168,7 +168,7 @@ func (a *Activities) session(ctx context.Context, ep EpisodeRef, head *schema.Tu
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInvalidSpec, err)
 	}
-	s, err := rollout.NewSession(env, ep.Env.Version, w, ep.Spec.MaxHistory, ep.Slot)
+	s, err := rollout.NewSession(env, ep.Env.Version, w, ep.Spec.MaxHistory, ep.Slot, ep.Env.Row(ep.Spec.Seed, ep.Slot.Task))
 	if err != nil {
 		return nil, fmt.Errorf("reset %s: %w", ep.ID(), err)
 	}

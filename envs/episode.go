@@ -27,6 +27,10 @@ func (e *Episode) Reset(seed uint64) (Prompt, Info, error) {
 	if err != nil {
 		return Prompt{}, Info{}, fmt.Errorf("reset: %w", err)
 	}
+	return e.start(obs, info)
+}
+
+func (e *Episode) start(obs string, info Info) (Prompt, Info, error) {
 	e.history = History{Observations: []Observation{framed(obs, info)}, Info: info}
 	e.steps, e.total, e.done = 0, 0, false
 	p, err := e.wrapper.Render(e.history, e.maxHistory)

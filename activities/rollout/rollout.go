@@ -41,6 +41,9 @@ type Params struct {
 	// Tag identifies the attempt that writes the records (unique per attempt).
 	Tag     string
 	Attempt int
+	// Row is the dataset row of a dataset-backed env's task (EnvPlan.Row);
+	// a procedural env resets from Slot.TaskSeed whatever it is.
+	Row int
 }
 
 // Episode is a played episode: its records in turn order (generate, act,
@@ -70,7 +73,7 @@ func Play(ctx context.Context, p Params) (Episode, error) {
 		return Episode{}, fmt.Errorf("policy %q is not a local policy", p.Policy)
 	}
 	ep := envs.NewEpisode(p.Env, p.Wrapper, p.MaxHistory)
-	prompt, _, err := ep.Reset(p.Slot.TaskSeed)
+	prompt, _, err := ep.ResetTask(p.Row, p.Slot.TaskSeed)
 	if err != nil {
 		return Episode{}, err
 	}

@@ -29,10 +29,11 @@ type Session struct {
 	Done bool
 }
 
-// NewSession resets env for the slot's task.
-func NewSession(env envs.Env, envVersion string, w envs.Wrapper, maxHistory int, slot schema.Slot) (*Session, error) {
+// NewSession resets env for the slot's task: dataset row row, or for a
+// procedural env (row < 0) the slot's task seed.
+func NewSession(env envs.Env, envVersion string, w envs.Wrapper, maxHistory int, slot schema.Slot, row int) (*Session, error) {
 	ep := envs.NewEpisode(env, w, maxHistory)
-	p, _, err := ep.Reset(slot.TaskSeed)
+	p, _, err := ep.ResetTask(row, slot.TaskSeed)
 	if err != nil {
 		return nil, err
 	}

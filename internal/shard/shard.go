@@ -303,6 +303,13 @@ func buildRows(in *Input, turns [][]turnlog.Turn) ([]schema.TurnRow, []schema.Ep
 		if len(ts) == 0 {
 			return nil, nil, nil, bad("no turns")
 		}
+		if e.GroundTruth == nil {
+			if gt := groundTruth(ts); gt != nil {
+				withTruth := *e
+				withTruth.GroundTruth = gt
+				e = &withTruth
+			}
+		}
 		rows := make([]schema.TurnRow, len(ts))
 		retries := 0
 		for k, t := range ts {
@@ -563,4 +570,22 @@ func nonEmpty(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+// groundTruth is the reference answer a dataset env reported in its step
+// info (extra.ground_truth) on the episode's last turn, if any.
+func groundTruth(ts []turnlog.Turn) *string {
+	info := ts[len(ts)-1].Act.Info
+	if info == nil {
+		return nil
+	}
+	var v struct {
+		Extra struct {
+			GroundTruth *string `json:"ground_truth"`
+		} `json:"extra"`
+	}
+	if json.Unmarshal([]byte(*info), &v) != nil {
+		return nil
+	}
+	return v.Extra.GroundTruth
 }

@@ -154,6 +154,22 @@ func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	return obs + "\n" + e.instructions, info, nil
 }
 
+// Rows implements envs.Tasks for the wrapped env.
+func (e *Env) Rows() (int, error) { return envs.Rows(e.inner) }
+
+// ResetTask implements envs.Tasks: the wrapped env's row, with the tools'
+// instructions appended as Reset does.
+func (e *Env) ResetTask(row int) (string, envs.Info, error) {
+	obs, info, err := envs.ResetTask(e.inner, row, 0)
+	if err != nil {
+		return "", info, err
+	}
+	e.uses, e.successes = 0, 0
+	info.UseTool = false
+	info.Extra = e.counters(info.Extra)
+	return obs + "\n" + e.instructions, info, nil
+}
+
 // Call reports whether action is a tool turn: the budget is not spent and a
 // tool parses a call from it (the first tool that does, in order).
 func (e *Env) Call(action string) (tools.Call, bool) {
