@@ -402,3 +402,19 @@ func statusUID(path string, buf []byte) (uid int, ok bool) {
 	}
 	return uid, true
 }
+
+// Lazy returns a function that makes one Sandbox with opts on its first
+// call and returns it (or the error) on every call: one sandbox per process,
+// shared by everything that runs code (tool calls, code verification), made
+// only if something does.
+func Lazy(opts Options) func(context.Context) (*Sandbox, error) {
+	var (
+		once sync.Once
+		sb   *Sandbox
+		err  error
+	)
+	return func(ctx context.Context) (*Sandbox, error) {
+		once.Do(func() { sb, err = New(ctx, opts) })
+		return sb, err
+	}
+}

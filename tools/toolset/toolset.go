@@ -63,6 +63,9 @@ type Host struct {
 	// Sandbox configures the sandbox python runs in; it is created on first
 	// use, so a worker that never runs python needs no bubblewrap.
 	Sandbox sandbox.Options
+	// Provider, when set, supplies the sandbox instead (sandbox.Lazy): one
+	// per process, shared with code verification.
+	Provider func(context.Context) (*sandbox.Sandbox, error)
 	// LookupEnv resolves ${NAME} in MCP configs (default os.LookupEnv).
 	LookupEnv func(string) (string, bool)
 	Log       *slog.Logger
@@ -96,6 +99,10 @@ func (h *Host) log() *slog.Logger {
 // sandbox returns the worker's sandbox, creating it on first use.
 func (h *Host) sandbox(ctx context.Context) (*sandbox.Sandbox, error) {
 	h.sbOnce.Do(func() {
+		if h.Provider != nil {
+			h.sb, h.sbErr = h.Provider(ctx)
+			return
+		}
 		opts := h.Sandbox
 		if opts.Logger == nil {
 			opts.Logger = h.log()
