@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/quarry-rl/quarry/envs"
+	"github.com/quarry-rl/quarry/envs/codeenv"
 	"github.com/quarry-rl/quarry/envs/games/crosswords"
 	"github.com/quarry-rl/quarry/envs/games/fifteenpuzzle"
 	"github.com/quarry-rl/quarry/envs/games/game2048"
@@ -21,7 +22,10 @@ import (
 	"github.com/quarry-rl/quarry/envs/games/wikigame"
 	"github.com/quarry-rl/quarry/envs/games/wordle"
 	"github.com/quarry-rl/quarry/envs/games/wordsearch"
+	"github.com/quarry-rl/quarry/envs/mathenv"
+	"github.com/quarry-rl/quarry/envs/qaenv"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
+	"github.com/quarry-rl/quarry/internal/sandbox"
 )
 
 // registrars in registration order.
@@ -45,12 +49,56 @@ var registrars = []struct {
 	{"rg/arithmetic", arithmetic.Register},
 }
 
+// Option configures New.
+type Option func(*config)
+
+type config struct {
+	sandbox codeenv.SandboxFunc
+	samples bool
+}
+
+// WithSandbox gives the code envs the sandbox they run programs in (one per
+// process, shared with tool calls: sandbox.Lazy). Without it a registry makes
+// its own on first use, with the sandbox's defaults.
+func WithSandbox(f codeenv.SandboxFunc) Option { return func(c *config) { c.sandbox = f } }
+
+// WithSamples registers the dataset ids (math, code, qa, logic, eval) over
+// their shipped samples by default instead of GEM's data on the Hugging Face
+// Hub: for tests and offline demos. A job can still name any dataset.
+func WithSamples() Option { return func(c *config) { c.samples = true } }
+
 // New returns a registry holding every env id Quarry ships.
-func New() (*envs.Registry, error) {
+func New(opts ...Option) (*envs.Registry, error) {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	if c.sandbox == nil {
+		c.sandbox = sandbox.Lazy(sandbox.Options{})
+	}
 	r := envs.NewRegistry()
 	for _, reg := range registrars {
 		if err := reg.register(r); err != nil {
 			return nil, fmt.Errorf("catalog: %s: %w", reg.name, err)
+		}
+	}
+	datasets := []struct {
+		name              string
+		register, samples func(*envs.Registry) error
+	}{
+		{"mathenv", mathenv.Register, mathenv.RegisterSamples},
+		{"codeenv",
+			func(r *envs.Registry) error { return codeenv.Register(r, c.sandbox) },
+			func(r *envs.Registry) error { return codeenv.RegisterSamples(r, c.sandbox) }},
+		{"qaenv", qaenv.Register, qaenv.RegisterSamples},
+	}
+	for _, d := range datasets {
+		register := d.register
+		if c.samples {
+			register = d.samples
+		}
+		if err := register(r); err != nil {
+			return nil, fmt.Errorf("catalog: %s: %w", d.name, err)
 		}
 	}
 	return r, nil
