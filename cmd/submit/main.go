@@ -20,6 +20,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/quarry-rl/quarry/internal/sandbox"
 	"github.com/quarry-rl/quarry/internal/tclient"
 	"github.com/quarry-rl/quarry/workflows"
 )
@@ -39,6 +40,7 @@ type globals struct {
 	queue    string
 	local    bool
 	stateDir string
+	sandbox  sandbox.Options // with --local: the sandbox tool calls and code grading run in
 	ui       bool
 	out, err io.Writer
 }
@@ -70,6 +72,8 @@ func newRoot(out, errw io.Writer) *cobra.Command {
 	pf.BoolVar(&g.local, "local", false, "run an embedded Temporal server and a worker in this process")
 	pf.StringVar(&g.stateDir, "state-dir", ".quarry", "with --local: where the embedded server keeps its database")
 	pf.BoolVar(&g.ui, "ui", false, "with --local: also serve the Temporal Web UI on loopback")
+	root.Flags().StringVar(&g.sandbox.BaseDir, "sandbox-dir", "", "with --local: work dirs of sandboxed runs (default $TMPDIR/quarry-sandbox)")
+	root.Flags().IntVar(&g.sandbox.UIDBase, "sandbox-uid-base", 0, "with --local: host uid of the first sandbox slot (default 61000)")
 	root.Flags().BoolVar(&wait, "wait", false, "watch the job until it ends (always on with --local)")
 	root.Flags().BoolVar(&dryRun, "dry-run", false, "validate the spec and the output location, then stop")
 	root.AddCommand(statusCmd(g), signalCmd(g, "pause", workflows.SignalPause), signalCmd(g, "resume", workflows.SignalResume), setInFlightCmd(g), cancelCmd(g), listCmd(g))

@@ -22,7 +22,9 @@ import (
 	"github.com/quarry-rl/quarry/internal/blob"
 	"github.com/quarry-rl/quarry/internal/inference"
 	"github.com/quarry-rl/quarry/internal/localserver"
+	"github.com/quarry-rl/quarry/internal/sandbox"
 	"github.com/quarry-rl/quarry/schema"
+	"github.com/quarry-rl/quarry/tools/toolset"
 	"github.com/quarry-rl/quarry/workflows"
 )
 
@@ -212,13 +214,15 @@ func dial(ctx context.Context, g *globals, withWorker bool) (*session, error) {
 			srv.Stop()
 		}}, nil
 	}
-	reg, err := catalog.New()
+	// One sandbox for the process: python tool calls and code grading.
+	sb := sandbox.Lazy(g.sandbox)
+	reg, err := catalog.New(catalog.WithSandbox(sb))
 	if err != nil {
 		c.Close()
 		srv.Stop()
 		return nil, err
 	}
-	a := &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log}
+	a := &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log, Tools: &toolset.Host{Provider: sb, Log: log}}
 	w := workflows.NewWorkers(c, g.queue, a, worker.Options{WorkerStopTimeout: 5 * time.Second}, workflows.AllRoles)
 	if err := w.Start(); err != nil {
 		c.Close()

@@ -18,7 +18,7 @@ func preflightTools(ctx context.Context, g *globals, spec schema.JobSpec) error 
 	if t == nil {
 		return nil
 	}
-	host := &toolset.Host{Log: g.logger()}
+	host := &toolset.Host{Sandbox: g.sandbox, Log: g.logger()}
 	defer host.CloseAll()
 	if g.local && t.Python != nil {
 		if err := host.Check(ctx, &schema.ToolsSpec{Python: t.Python}); err != nil {

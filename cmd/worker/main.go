@@ -79,7 +79,9 @@ Environment (a testing aid, never set in production):
 				return err
 			}
 			defer c.Close()
-			reg, err := catalog.New()
+			// One sandbox for the process: python tool calls and code grading.
+			provider := sandbox.Lazy(sb)
+			reg, err := catalog.New(catalog.WithSandbox(provider))
 			if err != nil {
 				return err
 			}
@@ -90,7 +92,7 @@ Environment (a testing aid, never set in production):
 				return fmt.Errorf("--workflows=false and --tools=false: this worker would serve nothing")
 			}
 			a := &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log, Crash: crash,
-				Tools: &toolset.Host{Sandbox: sb, Log: log}}
+				Tools: &toolset.Host{Provider: provider, Log: log}}
 			w := workflows.NewWorkers(c, queue, a, worker.Options{
 				MaxConcurrentActivityExecutionSize:     maxActivities,
 				MaxConcurrentWorkflowTaskExecutionSize: maxWorkflows,
