@@ -331,3 +331,74 @@ policy: {kind: openai, openai: {endpoints: ["`+srv.BaseURL()+`"], model: `+opena
 		t.Fatalf("30 tasks over a 30-row sample drew %d distinct rows: not without replacement", len(tasks))
 	}
 }
+
+// Every example spec parses, validates and resolves (envs, options,
+// datasets, tools' documents) as submit would before submitting it.
+func TestExamplesAreValid(t *testing.T) {
+	paths, err := filepath.Glob("../../examples/*.yaml")
+	if err != nil || len(paths) < 5 {
+		t.Fatalf("examples: %v %v", paths, err)
+	}
+	for _, p := range paths {
+		if _, err := loadSpec(p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+}
+
+// The offline dataset example end to end: every sample row the oracle plays
+// scores 1, rows carry their ground truth, and tasks draw distinct rows.
+func TestExampleDatasets(t *testing.T) {
+	b, err := os.ReadFile("../../examples/datasets.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := strings.Replace(string(b), "output: ./out\n", "", 1)
+	spec := runLocalJob(t, body)
+	_, turns, eps := readShards(t, spec.Output, "datasets")
+	if len(eps) != 128 || len(turns) != 128 {
+		t.Fatalf("%d episodes, %d turns", len(eps), len(turns))
+	}
+	envsSeen := map[string]int{}
+	for _, e := range eps {
+		envsSeen[e.EnvID]++
+		if !e.Success || e.GroundTruth == nil || e.NumTurns != 1 || !strings.Contains(e.TaskID, "#") {
+			t.Fatalf("episode %s (%s): success %v truth %v turns %d task %s", e.EpisodeID, e.EnvID, e.Success, e.GroundTruth, e.NumTurns, e.TaskID)
+		}
+	}
+	if len(envsSeen) != 4 {
+		t.Fatalf("mixture: %v", envsSeen)
+	}
+}
+
+// A dataset that lacks the env's columns is refused before submission, the
+// error naming the missing column and the option that renames it.
+func TestDatasetColumnsCheckedBeforeSubmission(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "mine.jsonl")
+	if err := os.WriteFile(data, []byte(`{"question": "1+1?", "solution": "2"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := writeSpec(t, dir, `
+job: cols
+envs: [{id: math:GSM8K, options: {dataset: `+data+`}}]
+tasks: 1
+policy: {kind: random}
+output: `+filepath.Join(dir, "out")+`
+`)
+	_, err := loadSpec(spec)
+	if err == nil || !strings.Contains(err.Error(), `"problem"`) || !strings.Contains(err.Error(), "envs[0].options") {
+		t.Fatalf("err %v, want the missing column named under envs[0].options", err)
+	}
+	// Renaming the columns through the options fixes it.
+	spec = writeSpec(t, dir, `
+job: cols
+envs: [{id: math:GSM8K, options: {dataset: `+data+`, question_key: question, answer_key: solution}}]
+tasks: 1
+policy: {kind: random}
+output: `+filepath.Join(dir, "out")+`
+`)
+	if _, err := loadSpec(spec); err != nil {
+		t.Fatal(err)
+	}
+}
