@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -296,5 +297,83 @@ func TestToolPreflightErrors(t *testing.T) {
 				t.Fatalf("err %v, want …%s…", err, tt.want)
 			}
 		})
+	}
+}
+
+// processesRunning counts processes whose command line contains s.
+func processesRunning(t *testing.T, s string) int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(b), s) {
+			n++
+		}
+	}
+	return n
+}
+
+// A job with an MCP tool end to end: the npm reference server runs over
+// stdio as the episode's session on the tool worker, its echo tool answers
+// GEM-style calls, and every server process is gone when the job ends.
+func TestLocalMCPToolJob(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node not found (%v): run scripts/deps/mcp.sh", err)
+	}
+	entry, err := filepath.Abs("../../tools/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(entry); err != nil {
+		t.Fatalf("%v: run scripts/deps/mcp.sh", err)
+	}
+	policy := func(msgs []openaitest.Message) string {
+		if msgs[len(msgs)-1].Role == "tool" {
+			return "Done. \\boxed{0}"
+		}
+		return `Let me try the tool. <tool_call><tool_name>echo</tool_name><arguments>{"message": "hello quarry"}</arguments></tool_call>`
+	}
+	srv := openaitest.Start(t, openaitest.WithPolicy(policy))
+	spec := runLocalJob(t, `
+job: mcp
+seed: 3
+envs: [{id: rg:basic_arithmetic}]
+tasks: 4
+samples_per_task: 2
+batch_size: 8
+policy: {kind: openai, openai: {endpoints: ["`+srv.BaseURL()+`"], model: `+openaitest.DefaultModel+`, sampling: {max_tokens: 128}}}
+tools:
+  mcp: {mcpServers: {everything: {command: "`+node+`", args: ["`+entry+`", "stdio"]}}}
+  max_tool_uses: 2
+`)
+	_, turns, eps := readShards(t, spec.Output, "mcp")
+	if len(eps) != 8 {
+		t.Fatalf("%d episodes", len(eps))
+	}
+	for _, r := range turns {
+		switch r.Turn {
+		case 0:
+			if r.ToolName == nil || *r.ToolName != "mcp" || r.ToolResult == nil || !strings.Contains(*r.ToolResult, "hello quarry") ||
+				r.ToolCall == nil || !strings.Contains(*r.ToolCall, `"name":"echo"`) {
+				t.Fatalf("turn 0 of %s: tool %v call %v result %v", r.EpisodeID, r.ToolName, r.ToolCall, r.ToolResult)
+			}
+		case 1:
+			if r.ToolName != nil || !r.Terminated {
+				t.Fatalf("turn 1 of %s: tool %v terminated %v", r.EpisodeID, r.ToolName, r.Terminated)
+			}
+		}
+	}
+	// CloseTools ran for every episode: no server process is left.
+	deadline := time.Now().Add(10 * time.Second)
+	for processesRunning(t, entry) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d MCP server processes still running after the job", processesRunning(t, entry))
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
