@@ -75,6 +75,10 @@ func (e *Env) open() (*dataset.Dataset, error) {
 			}
 		}
 		e.ds, e.err = dataset.Open(context.Background(), url, dataset.WithColumns(e.fam.Columns...))
+		var mc *dataset.MissingColumnError
+		if e.err != nil && !errors.As(e.err, &mc) {
+			e.err = fmt.Errorf("%w (the env's dataset option takes a path, an http(s)://, s3:// or hf:// URL, or %q for the shipped sample)", e.err, Sample)
+		}
 	})
 	return e.ds, e.err
 }
