@@ -650,6 +650,11 @@ func TestCrashPoints(t *testing.T) {
 				if left, _ := os.ReadDir(r.sandboxDir); len(left) != 0 {
 					t.Errorf("sandbox work dirs left: %v", left)
 				}
+				// bwrap mounts inside its own namespace: the host's mount
+				// table never shows a sandbox path.
+				if mounts, err := os.ReadFile("/proc/self/mountinfo"); err != nil || strings.Contains(string(mounts), r.sandboxDir) {
+					t.Errorf("a sandbox mount is visible on the host (%v)", err)
+				}
 				tools := 0
 				for _, row := range turns {
 					if row.ToolName != nil {
