@@ -18,11 +18,14 @@ func replayer(t *testing.T) worker.WorkflowReplayer {
 	r := worker.NewWorkflowReplayer()
 	r.RegisterWorkflowWithOptions(JobWorkflow, workflow.RegisterOptions{Name: JobWorkflowName})
 	r.RegisterWorkflowWithOptions(BatchWorkflow, workflow.RegisterOptions{Name: BatchWorkflowName})
+	r.RegisterWorkflowWithOptions(EpisodeWorkflow, workflow.RegisterOptions{Name: EpisodeWorkflowName})
 	return r
 }
 
 func TestReplayCommittedHistories(t *testing.T) {
-	for _, f := range []string{"history_job.json", "history_batch.json"} {
+	// The job and a batch of the oracle e2e; an endpoint episode; an episode
+	// with tool calls (Act, ToolCall on the tool queue, CloseTools).
+	for _, f := range []string{"history_job.json", "history_batch.json", "history_episode.json", "history_episode_tools.json"} {
 		if err := replayer(t).ReplayWorkflowHistoryFromJSONFile(nil, filepath.Join("testdata", f)); err != nil {
 			t.Errorf("%s no longer replays: %v", f, err)
 		}

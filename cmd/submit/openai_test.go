@@ -89,6 +89,15 @@ output: `+out+`
 	if !strings.Contains(stdout.String(), "job llm complete: 32 episodes (0 failed)") {
 		t.Fatalf("summary:\n%s", stdout.String())
 	}
+	if *updateHistories {
+		g := &globals{local: true, stateDir: filepath.Join(dir, "state"), queue: workflows.DefaultTaskQueue, out: io.Discard, err: io.Discard}
+		sess, err := manage(context.Background(), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		saveHistory(t, sess.client, "llm/b00000/e0000", "history_episode.json")
+		sess.close()
+	}
 	_, turns, eps := readShards(t, "file://"+out, "llm")
 	if len(eps) != 32 {
 		t.Fatalf("%d episodes", len(eps))

@@ -16,6 +16,7 @@ import (
 
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"google.golang.org/protobuf/encoding/protojson"
 
@@ -38,22 +39,28 @@ func recordHistories(t *testing.T, stateDir string) {
 	}
 	defer sess.close()
 	for id, file := range map[string]string{"e2e": "history_job.json", "e2e/b00000": "history_batch.json"} {
-		var h historypb.History
-		it := sess.client.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-		for it.HasNext() {
-			ev, err := it.Next()
-			if err != nil {
-				t.Fatal(err)
-			}
-			h.Events = append(h.Events, ev)
-		}
-		b, err := protojson.MarshalOptions{Indent: "  "}.Marshal(&h)
+		saveHistory(t, sess.client, id, file)
+	}
+}
+
+// saveHistory writes a workflow's history into workflows/testdata.
+func saveHistory(t *testing.T, c client.Client, id, file string) {
+	t.Helper()
+	var h historypb.History
+	it := c.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join("..", "..", "workflows", "testdata", file), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		h.Events = append(h.Events, ev)
+	}
+	b, err := protojson.MarshalOptions{Indent: "  "}.Marshal(&h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("..", "..", "workflows", "testdata", file), b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

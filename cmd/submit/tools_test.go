@@ -191,6 +191,9 @@ output: `+filepath.Join(dir, "out")+`
 		}
 		t.Fatal(err)
 	}
+	if *updateHistories && calling == "text" {
+		saveHistory(t, sess.client, "pytool/b00000/e0000", "history_episode_tools.json")
+	}
 	_, turns, eps := readShards(t, spec.Output, "pytool")
 	if len(eps) != 8 {
 		t.Fatalf("%d episodes", len(eps))
