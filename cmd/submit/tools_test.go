@@ -96,6 +96,14 @@ func slotProcesses(t *testing.T, uids ...int) int {
 // session is closed and its work dir gone when the job ends.
 func TestLocalPythonToolJob(t *testing.T) { pythonToolJob(t, "text") }
 
+// The tool job with the sticky cache off: every workflow task replays, tool
+// branch and CloseTools included.
+func TestLocalPythonToolJobNoStickyCache(t *testing.T) {
+	worker.SetStickyWorkflowCacheSize(0)
+	defer worker.SetStickyWorkflowCacheSize(10000)
+	pythonToolJob(t, "text")
+}
+
 // The same job with native tool calling: the tools go to the endpoint as
 // function tools, the server (as vLLM's hermes parser) answers with
 // tool_calls, and the history sends each call and its tool message linked by
