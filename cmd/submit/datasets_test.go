@@ -14,6 +14,7 @@ import (
 
 	"github.com/quarry-rl/quarry/internal/openaitest"
 	"github.com/quarry-rl/quarry/internal/sandbox"
+	"github.com/quarry-rl/quarry/internal/sandbox/sandboxtest"
 	"github.com/quarry-rl/quarry/schema"
 	"github.com/quarry-rl/quarry/tools/search/retriever"
 	"github.com/quarry-rl/quarry/workflows"
@@ -60,7 +61,7 @@ func runLocalJob(t *testing.T, specYAML string) schema.JobSpec {
 		t.Fatal(err)
 	}
 	g := &globals{local: true, stateDir: filepath.Join(dir, "state"), queue: workflows.DefaultTaskQueue, out: io.Discard, err: io.Discard,
-		sandbox: sandbox.Options{BaseDir: sandboxDir(t), UIDBase: 69000, Slots: 2}} // this package's uids
+		sandbox: sandbox.Options{BaseDir: sandboxtest.Dir(t), UIDBase: 69000, Slots: 2}} // this package's uids
 	ctx := context.Background()
 	sess, err := connect(ctx, g)
 	if err != nil {
@@ -255,19 +256,6 @@ func toString(v any) string {
 		b, _ := json.Marshal(x)
 		return string(b)
 	}
-}
-
-// sandboxDir is a sandbox base dir the slot uids can search.
-func sandboxDir(t *testing.T) string {
-	d, err := os.MkdirTemp("", "submit-sb-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(d) })
-	if err := os.Chmod(d, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return d
 }
 
 // codeSolutions solve some of the code sample's problem kinds (keyed by the

@@ -19,6 +19,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/catalog"
 	"github.com/quarry-rl/quarry/internal/openaitest"
 	"github.com/quarry-rl/quarry/internal/sandbox"
+	"github.com/quarry-rl/quarry/internal/sandbox/sandboxtest"
 	"github.com/quarry-rl/quarry/tools/toolset"
 	"github.com/quarry-rl/quarry/workflows"
 )
@@ -59,35 +60,6 @@ func pythonBisect(msgs []openaitest.Message) string {
 		}
 	}
 	return "Let me compute the midpoint.\n<python>\nprint((" + strconv.Itoa(lo) + " + " + strconv.Itoa(hi) + ") // 2)\n</python> and then I will guess it."
-}
-
-// slotProcesses counts processes owned by the sandbox's slot uids.
-func slotProcesses(t *testing.T, uids ...int) int {
-	t.Helper()
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, e := range entries {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "status"))
-		if err != nil {
-			continue
-		}
-		for _, line := range strings.Split(string(b), "\n") {
-			if f := strings.Fields(line); len(f) > 1 && f[0] == "Uid:" {
-				for _, u := range uids {
-					if f[1] == strconv.Itoa(u) {
-						n++
-					}
-				}
-			}
-		}
-	}
-	return n
 }
 
 // A GuessTheNumber job with the python_tool preset end to end: tool calls
@@ -159,14 +131,7 @@ output: `+filepath.Join(dir, "out")+`
 	if err != nil {
 		t.Fatal(err)
 	}
-	sbDir, err := os.MkdirTemp("", "pytool-sb-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(sbDir)
-	if err := os.Chmod(sbDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	sbDir := sandboxtest.Dir(t)
 	const uidBase = 64000
 	host := &toolset.Host{Sandbox: sandbox.Options{BaseDir: sbDir, UIDBase: uidBase, Slots: 2}}
 	a := &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Tools: host}
@@ -279,7 +244,7 @@ output: `+filepath.Join(dir, "out")+`
 	if n := host.Sessions(); n != 0 {
 		t.Fatalf("%d episodes still hold tool sessions", n)
 	}
-	if n := slotProcesses(t, uidBase, uidBase+1); n != 0 {
+	if n := sandboxtest.LiveProcesses(t, uidBase, uidBase+1); n != 0 {
 		t.Fatalf("%d sandbox processes left", n)
 	}
 	left, _ := os.ReadDir(sbDir)

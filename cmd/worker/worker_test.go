@@ -26,6 +26,7 @@ import (
 	"github.com/quarry-rl/quarry/internal/blob"
 	"github.com/quarry-rl/quarry/internal/localserver"
 	"github.com/quarry-rl/quarry/internal/openaitest"
+	"github.com/quarry-rl/quarry/internal/sandbox/sandboxtest"
 	"github.com/quarry-rl/quarry/internal/shard"
 	"github.com/quarry-rl/quarry/schema"
 	"github.com/quarry-rl/quarry/workflows"
@@ -295,32 +296,6 @@ func toolSpec(t *testing.T, job string, srv *openaitest.Server, tasks, batch int
 	}
 	return s
 }
-
-// uidProcesses counts live processes owned by any of uids (a zombie
-// orphaned by the killed worker waits for the host's init to reap it).
-func uidProcesses(t *testing.T, uids ...int) int {
-	t.Helper()
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "status"))
-		if err != nil {
-			continue
-		}
-		for _, line := range strings.Split(string(b), "\n") {
-			if f := strings.Fields(line); len(f) > 1 && f[0] == "Uid:" && slices.Contains(uids, atoi(f[1])) &&
-				!strings.Contains(string(b), "State:\tZ") {
-				n++
-			}
-		}
-	}
-	return n
-}
-
-func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 
 func startPolicy(t *testing.T, opts ...openaitest.Option) *openaitest.Server {
 	return openaitest.Start(t, append([]openaitest.Option{openaitest.WithPolicy(new(bisect).reply)}, opts...)...)
@@ -606,7 +581,7 @@ func TestCrashPoints(t *testing.T) {
 			b := new(bisect)
 			r.srv = openaitest.Start(t, openaitest.WithPolicy(b.pythonReply))
 			r.spec = toolSpec(t, job, r.srv, 2, 4)
-			r.sandboxDir = sandboxDir(t)
+			r.sandboxDir = sandboxtest.Dir(t)
 			base := 65000 // a uid range per job: the jobs run at once
 			if r.point == "tool:after-record" {
 				base = 65010
@@ -644,7 +619,7 @@ func TestCrashPoints(t *testing.T) {
 			if r.sandboxDir != "" {
 				// The dead worker's sandboxes died with it; the fresh one
 				// swept its work dir and closed its own sessions.
-				if n := uidProcesses(t, r.uids...); n != 0 {
+				if n := sandboxtest.LiveProcesses(t, r.uids...); n != 0 {
 					t.Errorf("%d sandbox processes left", n)
 				}
 				if left, _ := os.ReadDir(r.sandboxDir); len(left) != 0 {
@@ -824,17 +799,4 @@ func TestGracefulShutdown(t *testing.T) {
 		waitJob(t, run, 2*time.Minute)
 		checkExactlyOnce(t, spec, srv)
 	})
-}
-
-// sandboxDir is a sandbox base dir the slot uids can search.
-func sandboxDir(t *testing.T) string {
-	d, err := os.MkdirTemp("", "worker-sb-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(d) })
-	if err := os.Chmod(d, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return d
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/catalog"
 	"github.com/quarry-rl/quarry/internal/sandbox"
+	"github.com/quarry-rl/quarry/internal/sandbox/sandboxtest"
 	"github.com/quarry-rl/quarry/tools"
 	"github.com/quarry-rl/quarry/tools/python"
 	"github.com/quarry-rl/quarry/tools/search"
@@ -25,15 +26,7 @@ const testUIDBase = 63000
 
 func pythonTool(t *testing.T) *python.Tool {
 	t.Helper()
-	base, err := os.MkdirTemp("", "toolenv-sb-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	sb, err := sandbox.New(context.Background(), sandbox.Options{BaseDir: base, Slots: 2, UIDBase: testUIDBase})
+	sb, err := sandbox.New(context.Background(), sandbox.Options{BaseDir: sandboxtest.Dir(t), Slots: 2, UIDBase: testUIDBase})
 	if err != nil {
 		t.Fatalf("%v (install with scripts/deps/bubblewrap.sh)", err)
 	}
