@@ -86,7 +86,7 @@ output: `+out+`
 	if err := root.ExecuteContext(context.Background()); err != nil {
 		t.Fatalf("%v\n%s\n%s", err, stdout.String(), stderr.String())
 	}
-	if !strings.Contains(stdout.String(), "job llm complete: 32 episodes (0 failed)") {
+	if !strings.Contains(stdout.String(), "job llm complete: 32 episodes (0 failed)") || !strings.Contains(stdout.String(), "tokens: ") {
 		t.Fatalf("summary:\n%s", stdout.String())
 	}
 	if *updateHistories {

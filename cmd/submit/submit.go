@@ -269,6 +269,9 @@ func watch(ctx context.Context, g *globals, c client.Client, spec schema.JobSpec
 			fmt.Fprintln(g.err)
 			fmt.Fprintf(g.out, "job %s complete: %d episodes (%d failed), %d turns, mean reward %.4f, success rate %.1f%%\n",
 				spec.Job, final.EpisodesDone, final.EpisodesFailed, final.Turns, final.MeanReward(), 100*ratio(final.Successes, final.EpisodesDone-final.EpisodesFailed))
+			if final.PromptTokens+final.ResponseTokens > 0 {
+				fmt.Fprintf(g.out, "tokens: %d prompt, %d response\n", final.PromptTokens, final.ResponseTokens)
+			}
 			printHowToRead(g, spec)
 			return nil
 		case <-ctx.Done():
