@@ -429,7 +429,7 @@ func BenchmarkVerify(b *testing.B) {
 	})
 	b.Run("concurrent4", func(b *testing.B) {
 		b.ReportAllocs()
-		b.SetParallelism(max(1, testSlots/runtime.GOMAXPROCS(0)))
+		b.SetParallelism(max(1, shared.Slots/runtime.GOMAXPROCS(0)))
 		start := time.Now()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {

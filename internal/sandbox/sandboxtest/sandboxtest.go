@@ -1,15 +1,19 @@
 // Package sandboxtest holds what tests of sandboxed code share: a work-dir
-// base the slot uids can reach, and a count of the processes left running
-// as those uids.
+// base the slot uids can reach, a count of the processes left running as
+// those uids, and a package-wide shared sandbox.
 package sandboxtest
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/quarry-rl/quarry/internal/sandbox"
 )
 
 // Dir is a fresh sandbox base dir (mode 0755, so the slot uids can search
@@ -54,4 +58,46 @@ func LiveProcesses(tb testing.TB, uids ...int) int {
 		}
 	}
 	return n
+}
+
+// Shared is a test package's sandbox: made on first use with the package's
+// own uid range (packages' tests run at the same time), its work dirs under
+// a temp dir that Cleanup removes (call it from TestMain after m.Run).
+type Shared struct {
+	UIDBase, Slots int
+
+	once sync.Once
+	dir  string
+	sb   *sandbox.Sandbox
+	err  error
+}
+
+// Get returns the shared sandbox, failing the test when the host cannot run
+// one.
+func (s *Shared) Get(tb testing.TB) *sandbox.Sandbox {
+	tb.Helper()
+	s.once.Do(func() {
+		if s.dir, s.err = os.MkdirTemp("", "quarry-sb-shared-"); s.err != nil {
+			return
+		}
+		if s.err = os.Chmod(s.dir, 0o755); s.err != nil { // the slot uids must traverse it
+			return
+		}
+		ctx := context.Background()
+		s.sb, s.err = sandbox.New(ctx, sandbox.Options{BaseDir: filepath.Join(s.dir, "base"), Slots: s.Slots, UIDBase: s.UIDBase})
+		if s.err == nil {
+			s.err = s.sb.Check(ctx)
+		}
+	})
+	if s.err != nil {
+		tb.Fatalf("sandbox unavailable: %v (run as root with bwrap installed by scripts/deps/bubblewrap.sh)", s.err)
+	}
+	return s.sb
+}
+
+// Cleanup removes the shared sandbox's work dirs.
+func (s *Shared) Cleanup() {
+	if s.dir != "" {
+		os.RemoveAll(s.dir)
+	}
 }
