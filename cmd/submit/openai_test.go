@@ -468,11 +468,14 @@ output: `+filepath.Join(dir, "out")+`
 			_, turns, _ := readShards(t, spec.Output, "affine")
 			replays := acts[0].SessionReplays() + acts[1].SessionReplays()
 			t.Logf("%d turns, %d sessions rebuilt from the turn log", len(turns), replays)
-			if eager && replays != 0 {
-				t.Fatalf("%d sessions rebuilt with eager dispatch, want 0", replays)
+			// With eager dispatch a rebuild happens only when a workflow moves
+			// to the other worker (a sticky task timing out under load): rare.
+			// Without it about half the Generates land on the wrong worker.
+			if eager && replays > int64(len(turns)/20) {
+				t.Fatalf("%d sessions rebuilt for %d turns with eager dispatch, want almost none", replays, len(turns))
 			}
-			if !eager && replays == 0 {
-				t.Fatal("control run without eager dispatch rebuilt no session: the test does not exercise two workers")
+			if !eager && replays < int64(len(turns)/8) {
+				t.Fatalf("control run without eager dispatch rebuilt %d sessions for %d turns: the test does not exercise two workers", replays, len(turns))
 			}
 		})
 	}
