@@ -243,9 +243,11 @@ func watch(ctx context.Context, g *globals, c client.Client, spec schema.JobSpec
 		progressbar.OptionSetWriter(g.err),
 		progressbar.OptionSetDescription(spec.Job),
 		progressbar.OptionShowCount(),
-		progressbar.OptionSetItsString("episodes"),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetPredictTime(true),
+		// Rates and the ETA come from the job's own progress (below), not
+		// the bar's clock, so they stay right when attaching to a job that
+		// is half done.
+		progressbar.OptionSetPredictTime(false),
+		progressbar.OptionShowElapsedTimeOnFinish(),
 		progressbar.OptionThrottle(200*time.Millisecond),
 		progressbar.OptionSetWidth(30),
 	)
@@ -293,8 +295,19 @@ func update(bar *progressbar.ProgressBar, p workflows.Progress) {
 	if p.Paused {
 		state = " [paused]"
 	}
-	bar.Describe(fmt.Sprintf("%s  batches %d/%d  turns/s %.0f  mean reward %.3f%s", p.Job, p.BatchesDone, p.Batches, p.TurnsPerSecond(), p.MeanReward(), state))
+	bar.Describe(fmt.Sprintf("%s  batches %d/%d  turns/s %.0f  mean reward %.3f%s%s", p.Job, p.BatchesDone, p.Batches, p.TurnsPerSecond(), p.MeanReward(), eta(p), state))
 	_ = bar.Set64(p.EpisodesDone)
+}
+
+// eta estimates the time left from the job's episode rate since it started
+// (committed batches only, so it moves in steps of a batch).
+func eta(p workflows.Progress) string {
+	elapsed := p.UpdatedAt.Sub(p.StartedAt)
+	if p.Done || p.EpisodesDone == 0 || elapsed <= 0 {
+		return ""
+	}
+	left := time.Duration(float64(elapsed) * float64(p.Episodes-p.EpisodesDone) / float64(p.EpisodesDone))
+	return "  eta " + left.Round(time.Second).String()
 }
 
 func ratio(a, b int64) float64 {
