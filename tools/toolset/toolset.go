@@ -285,6 +285,13 @@ func (h *Host) Session(ctx context.Context, episodeID string, t tools.Tool) (s t
 		return nil, nil, err
 	}
 	h.mu.Lock()
+	if prev := ep.sessions[t.Name()]; prev != nil {
+		// An overlapping attempt (a retry while a timed-out one still
+		// runs) opened one first: use it, never leak this one.
+		h.mu.Unlock()
+		_ = s.Close()
+		return prev, release, nil
+	}
 	ep.sessions[t.Name()] = s
 	h.mu.Unlock()
 	return s, release, nil
