@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/quarry-rl/quarry/schema"
+	"github.com/quarry-rl/quarry/tools"
 	"github.com/quarry-rl/quarry/tools/toolset"
 )
 
@@ -60,3 +61,54 @@ func TestNativeSetParses(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// countingTool records how many sessions it opened and how many are open.
+type countingTool struct{ opened, open int }
+
+type countingSession struct{ t *countingTool }
+
+func (c *countingTool) Name() string                                 { return "count" }
+func (c *countingTool) Parse(string) (tools.Call, bool)              { return tools.Call{}, false }
+func (c *countingTool) Instructions(context.Context) (string, error) { return "", nil }
+func (c *countingTool) Open(context.Context) (tools.Session, error) {
+	c.opened++
+	c.open++
+	return &countingSession{c}, nil
+}
+func (s *countingSession) Execute(context.Context, tools.Call) (tools.Result, error) {
+	return tools.Result{}, nil
+}
+func (s *countingSession) Close() error { s.t.open--; return nil }
+
+// A session lives as long as its episode on the host: opened once, reused,
+// closed by Close, by the idle sweep (never while busy) and by CloseAll.
+func TestHostSessions(t *testing.T) {
+	ctx := context.Background()
+	h := &toolset.Host{}
+	tool := &countingTool{}
+	s1, release, err := h.Session(ctx, "e1", tool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	s2, release, _ := h.Session(ctx, "e1", tool)
+	release()
+	if s1 != s2 || tool.opened != 1 || !h.HasSession("e1") {
+		t.Fatalf("second call of the episode opened a new session (%d opened)", tool.opened)
+	}
+	if _, release, _ := h.Session(ctx, "e2", tool); release != nil {
+		// e2 stays busy: the sweep must not close it.
+		if n := h.Sweep(0); n != 1 || h.HasSession("e1") || !h.HasSession("e2") {
+			t.Fatalf("sweep closed %d, e1 held %v, e2 held %v", n, h.HasSession("e1"), h.HasSession("e2"))
+		}
+		release()
+	}
+	if err := h.Close("e2"); err != nil || h.Sessions() != 0 || tool.open != 0 {
+		t.Fatalf("after Close: %d episodes, %d sessions open, %v", h.Sessions(), tool.open, err)
+	}
+	h.Session(ctx, "e3", tool)
+	h.CloseAll()
+	if tool.open != 0 || h.Sessions() != 0 {
+		t.Fatalf("CloseAll left %d sessions open", tool.open)
+	}
+}
