@@ -75,10 +75,13 @@ func EpisodeWorkflow(ctx workflow.Context, in EpisodeInput) (activities.EpisodeO
 			st.Runs++
 			return out, workflow.NewContinueAsNewError(ctx, EpisodeWorkflowName, EpisodeInput{Episode: in.Episode, State: st})
 		}
-		gen, err := generate(ctx, gctx, activities.GenerateInput{
+		// Scheduled by the workflow task that ran the last Act, the Generate
+		// is dispatched eagerly to that same worker, whose session is warm;
+		// when it has no free slot any worker rebuilds the session.
+		var gen activities.GenerateResult
+		if err := workflow.ExecuteActivity(gctx, activities.GenerateName, activities.GenerateInput{
 			Episode: in.Episode, Turn: st.Turn, Head: st.Head, AttemptBase: base,
-		})
-		if err != nil {
+		}).Get(ctx, &gen); err != nil {
 			return out, err
 		}
 		st.PromptTokens += int64(gen.PromptTokens)
@@ -121,16 +124,6 @@ func EpisodeWorkflow(ctx workflow.Context, in EpisodeInput) (activities.EpisodeO
 	out.Source, out.Turns, out.TotalReward = *st.Head, st.Turn, st.TotalReward
 	out.PromptTokens, out.ResponseTokens = st.PromptTokens, st.ResponseTokens
 	return out, nil
-}
-
-// generate runs one Generate on the shared queue. Scheduled by the workflow
-// task that ran Act as a local activity, it is dispatched eagerly to that
-// same worker, whose session is warm; when the worker has no free slot any
-// worker takes it and rebuilds the session from the turn log.
-func generate(ctx, gctx workflow.Context, in activities.GenerateInput) (activities.GenerateResult, error) {
-	var gen activities.GenerateResult
-	err := workflow.ExecuteActivity(gctx, activities.GenerateName, in).Get(ctx, &gen)
-	return gen, err
 }
 
 // callTool runs a tool call on the worker holding the episode's tool session

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/quarry-rl/quarry/envs"
+	"github.com/quarry-rl/quarry/schema"
 	"github.com/quarry-rl/quarry/tools"
 )
 
@@ -50,27 +51,11 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// Presets are GEM's wrapper presets (gem/wrappers/wrapper_factory.py) by name,
-// with the tool each one uses.
-var presets = map[string]struct {
-	Tool string
-	Config
-}{
-	"python_tool":               {"python", Config{ToolReward: 0.05, ToolSuccessReward: 0.25, MaxToolUses: 5}},
-	"python_tool_no_int_reward": {"python", Config{MaxToolUses: 5}},
-	"search_tool":               {"search", Config{ToolReward: 0.3, MaxToolUses: 5}},
-	"search_tool_no_int_reward": {"search", Config{MaxToolUses: 5}},
-}
-
-// Preset returns a GEM preset's tool name and config.
+// Preset returns a GEM preset's tool name and config (schema.ToolPresets,
+// the one table of them).
 func Preset(name string) (tool string, cfg Config, ok bool) {
-	p, ok := presets[name]
-	return p.Tool, p.Config, ok
-}
-
-// PresetNames lists the presets in a stable order.
-func PresetNames() []string {
-	return []string{"python_tool", "python_tool_no_int_reward", "search_tool", "search_tool_no_int_reward"}
+	p, ok := schema.ToolPresets[name]
+	return p.Tool, Config{ToolReward: p.ToolReward, ToolSuccessReward: p.ToolSuccessReward, MaxToolUses: p.MaxToolUses}, ok
 }
 
 // MaxUsesNotice is appended to the observation of the last allowed tool turn.

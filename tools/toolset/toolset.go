@@ -36,7 +36,6 @@ type Set struct {
 	Instructions []string // one per parser
 	// Functions are the tools as OpenAI function tools (native calling only).
 	Functions []tools.Function
-	Native    bool
 }
 
 // Wrap wraps env with the set's tools (no sessions: calls go through
@@ -213,7 +212,6 @@ func (h *Host) build(ctx context.Context, spec *schema.ToolsSpec) (*Set, error) 
 	}
 	set.Parsers = set.Tools
 	if spec.Calling == schema.CallingNative {
-		set.Native = true
 		set.Parsers = []tools.Tool{&functionCalls{set: set}}
 		set.Instructions = []string{NativeInstructions}
 	}
