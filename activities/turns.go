@@ -31,7 +31,16 @@ const (
 
 // Error types of the per-turn path.
 const (
-	ErrTypeInference = "InferenceRejected" // auth, unknown model, bad request: retrying cannot help
+	ErrTypeInference = "InferenceRejected" // auth, bad request: retrying cannot help
+	// ErrTypeBadAnswer: the endpoint's answer failed validation (missing token
+	// ids that were asked for, logprobs that do not match the tokens, invalid
+	// JSON, no choices) on every bounded try; the episode fails with this class.
+	ErrTypeBadAnswer = "BadAnswer"
+	// ErrTypeEndpointDown: the model is not served any more (404, e.g. a
+	// trainer reloading weights under a new name) or the endpoint cannot be
+	// reached; the job pauses new turns until it answers again instead of
+	// burning episodes.
+	ErrTypeEndpointDown = "EndpointUnavailable"
 )
 
 // EpisodeRef names one episode of a job and what is needed to play it.
