@@ -80,6 +80,7 @@ Environment (a testing aid, never set in production):
 			}
 			defer c.Close()
 			// One sandbox for the process: python tool calls and code grading.
+			sb.Logger = log
 			provider := sandbox.Lazy(sb)
 			reg, err := catalog.New(catalog.WithSandbox(provider))
 			if err != nil {
@@ -100,6 +101,9 @@ Environment (a testing aid, never set in production):
 			}, roles)
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			if roles.Tools {
+				reclaimSandbox(ctx, log, provider)
+			}
 			if err := w.Start(); err != nil {
 				return err
 			}
@@ -122,6 +126,16 @@ Environment (a testing aid, never set in production):
 	cmd.Flags().IntVar(&sb.Slots, "sandbox-slots", 0, "concurrent sandboxed runs, each as its own host uid (default: the CPU count)")
 	cmd.Flags().IntVar(&sb.UIDBase, "sandbox-uid-base", 0, "host uid of the first sandbox slot (default 61000); give each worker on one host its own range")
 	return cmd
+}
+
+// reclaimSandbox makes a tool worker's sandbox at start-up, which kills what
+// a dead worker's sandbox left running as the slot uids before any call
+// comes. A failure is only logged: the host may have no bubblewrap and its
+// jobs no python, and the first call that needs the sandbox tries again.
+func reclaimSandbox(ctx context.Context, log *slog.Logger, provider func(context.Context) (*sandbox.Sandbox, error)) {
+	if _, err := provider(ctx); err != nil {
+		log.Warn("sandbox not ready at start-up; the first python call or code grading will try again", "err", err)
+	}
 }
 
 // crashEnv arms test crash points (see crashHook).

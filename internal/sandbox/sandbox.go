@@ -1,16 +1,24 @@
 // Package sandbox runs untrusted commands (an agent's Python, a code env's
 // tests) under bubblewrap on the worker's host.
 //
-// A run sees a read-only copy of the host's root with /root, /home, /run,
-// /var/tmp and the work dirs of other workspaces hidden, a private /tmp
-// tmpfs, fresh /dev and /proc, and its workspace's directory writable at
-// /work (its cwd and HOME). It has no network (every namespace is unshared,
-// the network one included), its own PID namespace, a new session, a clean
-// environment, and runs as an unprivileged host uid that belongs to its
-// concurrency slot, with rlimits on CPU, address space, file size and
-// processes. A wall-clock timeout kills the whole process tree: the process
-// group of bwrap on the host, and with bwrap the PID namespace, whose
-// processes the kernel kills when its init (bwrap) dies.
+// A run sees nothing of the host but an allow-list: /usr read-only (the
+// interpreter, its libraries and standard library; /usr/local left out)
+// with the /bin, /lib… links into it, a private size-limited /tmp, a
+// minimal /dev, a /proc of its own PID namespace, and its workspace
+// writable at /work (its cwd and HOME). The host's /etc, /var, /srv, /opt,
+// /run, /home, /root, other workspaces, job output, databases and sockets
+// do not exist inside. A run has no network (every namespace is unshared,
+// the network one included), a new session, a clean environment, and runs
+// as an unprivileged host uid that belongs to its concurrency slot.
+//
+// Limits bound a run as a whole where the host offers cgroups (memory of
+// the process tree, processes, one CPU), a workspace's bytes and files (a
+// tmpfs per workspace), and each process by rlimits (CPU, address space,
+// file size). A wall-clock timeout kills the whole process tree; a run dies
+// with the process that started it (a parent-death signal on every process
+// of the launch chain, and the PID namespace), and New kills whatever a
+// dead process's sandbox left running as the slot uids. docs/security.md
+// says what is enforced and what is not.
 //
 // A Workspace is a work dir that outlives runs (an episode's files); work
 // dirs left behind by a dead process are swept when a Sandbox is created.
@@ -27,7 +35,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,7 +46,7 @@ const WorkPath = "/work"
 
 // ErrUnavailable is wrapped by the errors of New and Check when the sandbox
 // cannot run on this host (a missing binary, user namespaces disabled, not
-// root).
+// root, the slot uids held by another live sandbox).
 var ErrUnavailable = errors.New("sandbox unavailable")
 
 const installHint = "run scripts/deps/bubblewrap.sh (or apt-get install bubblewrap util-linux)"
@@ -53,56 +60,93 @@ type Sandbox struct {
 	rootFS  []string // bwrap arguments that build the read-only root
 	slots   *slotPool
 	self    owner
+	cg      cgroups // the controls in force; empty fields are not
+	quota   bool    // workspaces are size-limited tmpfs mounts
 }
 
 // New checks that bwrap and prlimit are installed and that it runs as root,
-// creates BaseDir, and removes work dirs whose owning process is gone. It
-// does not start a sandbox; call Check for that.
+// locks the slot uids against other sandboxes of this host, kills what a
+// dead sandbox left running as them, finds the cgroups it may use, creates
+// BaseDir, and removes work dirs whose owning process is gone. It does not
+// start a sandbox; call Check for that. Close releases what it made.
 func New(ctx context.Context, opts Options) (*Sandbox, error) {
 	opts = opts.withDefaults()
-	bwrap, err := exec.LookPath("bwrap")
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: bubblewrap (bwrap) not found in PATH: %s: %w", installHint, ErrUnavailable)
-	}
-	prlimit, err := exec.LookPath("prlimit")
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: prlimit not found in PATH: %s: %w", installHint, ErrUnavailable)
-	}
-	if os.Geteuid() != 0 {
-		return nil, fmt.Errorf("sandbox: running as uid %d: switching to the slot uids %d… needs root: %w",
-			os.Geteuid(), opts.UIDBase, ErrUnavailable)
+	s := &Sandbox{opts: opts, slots: newSlotPool(opts.Slots)}
+	if err := s.findBinaries(); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(opts.BaseDir, 0o755); err != nil {
 		return nil, fmt.Errorf("sandbox: create base dir: %w", err)
 	}
-	self, err := currentOwner()
-	if err != nil {
+	var err error
+	if s.self, err = currentOwner(); err != nil {
 		return nil, fmt.Errorf("sandbox: identify this process: %w", err)
 	}
-	rootFS, err := rootArgs(opts.Hide)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: list the host root: %w", err)
+	if s.rootFS, err = rootArgs(opts.ReadOnly); err != nil {
+		return nil, fmt.Errorf("sandbox: build the root: %w", err)
 	}
-	s := &Sandbox{
-		opts:    opts,
-		bwrap:   bwrap,
-		prlimit: prlimit,
-		rootFS:  rootFS,
-		slots:   newSlotPool(opts.Slots),
-		self:    self,
-	}
-	if err := s.sweep(ctx); err != nil {
-		return nil, err
-	}
-	// Two sandboxes sharing uids would share their RLIMIT_NPROC budgets.
-	if n, err := s.ProcessCount(); err != nil || n > 0 {
-		return nil, fmt.Errorf("sandbox: %d processes already run as the slot uids %d…%d (another worker's sandbox? choose another UIDBase), err %v: %w",
-			n, opts.UIDBase, opts.UIDBase+opts.Slots-1, err, ErrUnavailable)
-	}
-	if err := closeInheritedOnExec(); err != nil {
+	if err := lockUIDs(opts.LockPath, opts.UIDBase, opts.Slots); err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
+	if s.cg, err = findCgroups(s.self); err != nil {
+		return nil, fmt.Errorf("sandbox: find cgroups: %w", err)
+	}
+	if err := s.reclaim(ctx); err != nil {
+		s.cg.close()
+		return nil, err
+	}
+	if err := s.sweep(ctx); err != nil {
+		s.cg.close()
+		return nil, err
+	}
+	s.quota = s.probeQuota()
+	if err := closeInheritedOnExec(); err != nil {
+		s.cg.close()
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	s.logLimits(ctx)
 	return s, nil
+}
+
+func (s *Sandbox) findBinaries() error {
+	var err error
+	if s.bwrap, err = exec.LookPath("bwrap"); err != nil {
+		return fmt.Errorf("sandbox: bubblewrap (bwrap) not found in PATH: %s: %w", installHint, ErrUnavailable)
+	}
+	if s.prlimit, err = exec.LookPath("prlimit"); err != nil {
+		return fmt.Errorf("sandbox: prlimit not found in PATH: %s: %w", installHint, ErrUnavailable)
+	}
+	if os.Geteuid() != 0 {
+		return fmt.Errorf("sandbox: running as uid %d: switching to the slot uids %d… needs root: %w",
+			os.Geteuid(), s.opts.UIDBase, ErrUnavailable)
+	}
+	return nil
+}
+
+// logLimits says which bounds are in force on this host.
+func (s *Sandbox) logLimits(ctx context.Context) {
+	l := s.opts.Limits
+	workspace := "none (no mount permission): Limits.FileSize per file only"
+	if s.quota {
+		workspace = fmt.Sprintf("tmpfs of %d bytes, %d files", s.opts.WorkspaceBytes, s.opts.WorkspaceFiles)
+	}
+	memory := fmt.Sprintf("RLIMIT_AS %d per process × %d processes (no memory cgroup)", l.AddressSpace, l.Processes)
+	if s.cg.memory != "" {
+		memory = fmt.Sprintf("%d for the process tree (memory cgroup)", l.Memory)
+	}
+	s.opts.Logger.InfoContext(ctx, "sandbox ready",
+		"uids", fmt.Sprintf("%d…%d", s.opts.UIDBase, s.opts.UIDBase+s.opts.Slots-1),
+		"cgroups", s.cg.String(), "memory", memory, "workspace", workspace,
+		"processes", l.Processes, "cpu_per_process", l.CPU, "wall", l.Wall)
+}
+
+// Close removes the sandbox's cgroup directories. Runs must have ended and
+// workspaces been closed. The uid lock stays until the process exits.
+func (s *Sandbox) Close() error {
+	if err := s.cg.close(); err != nil {
+		return fmt.Errorf("sandbox: close: %w", err)
+	}
+	return nil
 }
 
 // closeInheritedOnExec marks every open descriptor above stderr
@@ -125,6 +169,25 @@ func closeInheritedOnExec() error {
 
 // Options returns the options in force, defaults applied.
 func (s *Sandbox) Options() Options { return s.opts }
+
+// Enforced says which whole-run bounds this host allows.
+type Enforced struct {
+	// Memory: Limits.Memory bounds the process tree (a memory cgroup).
+	Memory bool
+	// Processes: Limits.Processes bounds the run's tree (a pids cgroup),
+	// besides RLIMIT_NPROC of the slot uid, which is always set.
+	Processes bool
+	// CPU: the run gets at most one CPU (a cpu cgroup).
+	CPU bool
+	// Workspace: workspaces are tmpfs mounts of WorkspaceBytes and
+	// WorkspaceFiles.
+	Workspace bool
+}
+
+// Enforced reports the bounds in force.
+func (s *Sandbox) Enforced() Enforced {
+	return Enforced{Memory: s.cg.memory != "", Processes: s.cg.pids != "", CPU: s.cg.cpu != "", Workspace: s.quota}
+}
 
 // UIDs returns the host uids the slots run as.
 func (s *Sandbox) UIDs() []int {
@@ -152,55 +215,6 @@ func (s *Sandbox) Check(ctx context.Context) error {
 			res.ExitCode, res.Stdout, res.Stderr, ErrUnavailable)
 	}
 	return nil
-}
-
-// rootArgs builds the read-only root: every top-level entry of the host's
-// / is bound read-only (symlinks recreated), except /proc, /dev and /tmp,
-// which the sandbox gets fresh, and the hidden directories, which become
-// empty tmpfs. Building the root from entries rather than binding / itself
-// lets the sandbox mount /work even on a host without that directory.
-func rootArgs(hide []string) ([]string, error) {
-	entries, err := os.ReadDir("/")
-	if err != nil {
-		return nil, err
-	}
-	hidden := map[string]bool{}
-	for _, h := range hide {
-		hidden[filepath.Clean(h)] = true
-	}
-	var args []string
-	for _, e := range entries {
-		p := "/" + e.Name()
-		switch {
-		case p == "/proc" || p == "/dev" || p == "/tmp" || p == WorkPath:
-			continue
-		case hidden[p]:
-			args = append(args, "--tmpfs", p)
-		case e.Type()&os.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return nil, err
-			}
-			args = append(args, "--symlink", target, p)
-		default:
-			args = append(args, "--ro-bind", p, p)
-		}
-	}
-	// Nested hidden directories go over the binds; a missing one needs no hiding.
-	var nested []string
-	for h := range hidden {
-		if filepath.Dir(h) == "/" || h == "/tmp" || strings.HasPrefix(h, "/tmp/") {
-			continue // top-level ones are done; /tmp is always a fresh tmpfs
-		}
-		if fi, err := os.Stat(h); err == nil && fi.IsDir() {
-			nested = append(nested, h)
-		}
-	}
-	sort.Strings(nested) // parents before children
-	for _, h := range nested {
-		args = append(args, "--tmpfs", h)
-	}
-	return args, nil
 }
 
 // owner identifies a process across pid reuse: its pid and its start time
@@ -256,6 +270,11 @@ func parseOwner(name string) (owner, bool) {
 	if !ok {
 		return owner{}, false
 	}
+	return parseOwnerID(id)
+}
+
+// parseOwnerID reads an owner written by owner.String: "PID.START".
+func parseOwnerID(id string) (owner, bool) {
 	p, s, ok := strings.Cut(id, ".")
 	if !ok {
 		return owner{}, false
@@ -280,6 +299,7 @@ func (s *Sandbox) sweep(ctx context.Context) error {
 			continue
 		}
 		dir := filepath.Join(s.opts.BaseDir, e.Name())
+		unmountWorkspace(dir)
 		if err := os.RemoveAll(dir); err != nil {
 			return fmt.Errorf("sandbox: remove stale work dir: %w", err)
 		}
@@ -403,18 +423,29 @@ func statusUID(path string, buf []byte) (uid int, ok bool) {
 	return uid, true
 }
 
-// Lazy returns a function that makes one Sandbox with opts on its first
-// call and returns it (or the error) on every call: one sandbox per process,
-// shared by everything that runs code (tool calls, code verification), made
-// only if something does.
+// Lazy returns a function that makes one Sandbox with opts on the first
+// call that succeeds and returns it on every later call: one sandbox per
+// process, shared by everything that runs code (tool calls, code
+// verification), made only if something does. A failure is returned to its
+// caller and not remembered: the next call tries again, so a sandbox that
+// could not start once (its uids still held by a dying worker, say) does
+// not disable tools or grading for the rest of the process.
 func Lazy(opts Options) func(context.Context) (*Sandbox, error) {
 	var (
-		once sync.Once
-		sb   *Sandbox
-		err  error
+		mu sync.Mutex
+		sb *Sandbox
 	)
 	return func(ctx context.Context) (*Sandbox, error) {
-		once.Do(func() { sb, err = New(ctx, opts) })
-		return sb, err
+		mu.Lock()
+		defer mu.Unlock()
+		if sb != nil {
+			return sb, nil
+		}
+		made, err := New(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		sb = made
+		return sb, nil
 	}
 }

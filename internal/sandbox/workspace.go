@@ -30,25 +30,71 @@ type Workspace struct {
 	closeErr  error
 }
 
-// NewWorkspace creates an empty work dir under BaseDir.
+// NewWorkspace creates an empty work dir under BaseDir: where the host
+// allows mounts, a tmpfs of Options.WorkspaceBytes and WorkspaceFiles.
 func (s *Sandbox) NewWorkspace(ctx context.Context) (*Workspace, error) {
-	var rnd [8]byte
-	if _, err := rand.Read(rnd[:]); err != nil {
+	dir, err := s.newWorkDir()
+	if err != nil {
 		return nil, fmt.Errorf("sandbox: new workspace: %w", err)
 	}
-	dir := filepath.Join(s.opts.BaseDir, "ws-"+s.self.String()+"-"+hex.EncodeToString(rnd[:]))
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("sandbox: new workspace: %w", err)
+	if s.quota {
+		if err := s.mountWorkspace(dir); err != nil {
+			os.Remove(dir)
+			return nil, fmt.Errorf("sandbox: new workspace: %w", err)
+		}
 	}
 	return &Workspace{sb: s, dir: dir, lastSlot: -1}, nil
+}
+
+func (s *Sandbox) newWorkDir() (string, error) {
+	var rnd [8]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return "", err
+	}
+	dir := filepath.Join(s.opts.BaseDir, "ws-"+s.self.String()+"-"+hex.EncodeToString(rnd[:]))
+	return dir, os.Mkdir(dir, 0o700)
+}
+
+// mountWorkspace mounts the workspace's tmpfs on dir. tmpfs pages count as
+// memory of whoever wrote them (the run's memory cgroup) and are freed when
+// the workspace is closed.
+func (s *Sandbox) mountWorkspace(dir string) error {
+	data := fmt.Sprintf("size=%d,nr_inodes=%d,mode=0700", s.opts.WorkspaceBytes, s.opts.WorkspaceFiles)
+	if err := syscall.Mount("quarry-workspace", dir, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, data); err != nil {
+		return fmt.Errorf("mount the workspace tmpfs on %s: %w", dir, err)
+	}
+	return nil
+}
+
+// unmountWorkspace detaches a workspace's tmpfs, if dir is one.
+func unmountWorkspace(dir string) {
+	_ = syscall.Unmount(dir, syscall.MNT_DETACH)
+}
+
+// probeQuota reports whether workspaces can be tmpfs mounts here.
+func (s *Sandbox) probeQuota() bool {
+	dir, err := s.newWorkDir()
+	if err != nil {
+		return false
+	}
+	defer os.Remove(dir)
+	if err := s.mountWorkspace(dir); err != nil {
+		s.opts.Logger.Warn("sandbox workspaces are not size-limited: this process cannot mount a tmpfs", "err", err)
+		return false
+	}
+	return syscall.Unmount(dir, 0) == nil
 }
 
 // Dir is the work dir on the host (WorkPath inside the sandbox).
 func (w *Workspace) Dir() string { return w.dir }
 
-// Close removes the work dir. It is safe to call more than once.
+// Close unmounts and removes the work dir. It is safe to call more than
+// once.
 func (w *Workspace) Close() error {
 	w.closeOnce.Do(func() {
+		if w.sb.quota {
+			unmountWorkspace(w.dir)
+		}
 		if err := os.RemoveAll(w.dir); err != nil {
 			w.closeErr = fmt.Errorf("sandbox: remove workspace: %w", err)
 		}
@@ -85,6 +131,12 @@ type Result struct {
 	TimedOut bool
 	// CPULimited is true when RLIMIT_CPU killed the command.
 	CPULimited bool
+	// MemoryLimited is true when the run reached Limits.Memory and the
+	// kernel's OOM killer ended a process of it (memory cgroup only).
+	MemoryLimited bool
+	// MemoryPeak is the most memory the run's process tree used, in bytes
+	// (0 without a memory cgroup).
+	MemoryPeak int64
 	// UID is the host uid the run used.
 	UID int
 	// Duration is the wall-clock time from start to exit.
@@ -118,7 +170,7 @@ func (w *Workspace) Run(ctx context.Context, cmd Cmd) (Result, error) {
 		}
 		w.lastSlot = slot
 	}
-	return w.sb.run(ctx, w.dir, uid, cmd)
+	return w.sb.run(ctx, w.dir, slot, cmd)
 }
 
 // idleTimeout bounds how long a finished run's slot waits for its uid to
@@ -161,22 +213,79 @@ func chownTree(dir string, uid int) error {
 	})
 }
 
-func (s *Sandbox) run(ctx context.Context, dir string, uid int, cmd Cmd) (Result, error) {
+func (s *Sandbox) run(ctx context.Context, dir string, slot int, cmd Cmd) (Result, error) {
 	lim := cmd.Limits.orElse(s.opts.Limits)
-	args := s.commandLine(dir, lim, cmd.Args)
-
-	// The sandbox's first process writes one byte to fd 3 and closes it
-	// before it execs the command, so a bwrap set-up failure is told apart
-	// from the command's own exit status, and the command cannot fake it.
+	group, err := s.cg.newRunGroup(s.opts.UIDBase+slot, lim)
+	if err != nil {
+		return Result{}, fmt.Errorf("sandbox run: %w: %w", err, ErrNotStarted)
+	}
+	defer func() {
+		if err := group.remove(); err != nil {
+			s.opts.Logger.Warn("sandbox run: cgroup left behind", "err", err)
+		}
+	}()
+	// The sandbox's first process writes one byte to fd 3 and closes it,
+	// then waits for a line on fd 4 before it runs the command: a bwrap
+	// set-up failure is told apart from the command's own exit status (the
+	// command cannot fake it), and the run's processes join their cgroups
+	// before the command can fork.
 	startedR, startedW, err := os.Pipe()
 	if err != nil {
 		return Result{}, fmt.Errorf("sandbox run: start marker pipe: %w: %w", err, ErrNotStarted)
 	}
 	defer startedR.Close()
+	gateR, gateW, err := os.Pipe()
+	if err != nil {
+		startedW.Close()
+		return Result{}, fmt.Errorf("sandbox run: gate pipe: %w: %w", err, ErrNotStarted)
+	}
+	defer gateW.Close()
 
 	runCtx, cancel := context.WithTimeout(ctx, lim.Wall)
 	defer cancel()
-	c := exec.CommandContext(runCtx, args[0], args[1:]...)
+	c, stdout, stderr := s.command(runCtx, dir, slot, lim, cmd)
+	c.ExtraFiles = []*os.File{startedW, gateR} // fds 3 and 4
+
+	start := time.Now()
+	err = c.Start()
+	startedW.Close()
+	gateR.Close()
+	if err != nil {
+		return Result{}, fmt.Errorf("sandbox run: start bwrap: %w: %w", err, ErrNotStarted)
+	}
+	started := marked(startedR)
+	var admitErr error
+	if started {
+		if admitErr = s.admit(c.Process.Pid, group); admitErr == nil {
+			_, admitErr = gateW.Write([]byte("\n"))
+		}
+		if admitErr != nil {
+			killSandbox(c.Process.Pid)
+		}
+	}
+	gateW.Close()
+	waitErr := c.Wait()
+	res := Result{
+		UID:             s.opts.UIDBase + slot,
+		Duration:        time.Since(start),
+		Stdout:          stdout.buf,
+		Stderr:          stderr.buf,
+		StdoutTruncated: stdout.truncated,
+		StderrTruncated: stderr.truncated,
+		ExitCode:        -1,
+	}
+	res.MemoryPeak, res.MemoryLimited = group.usage()
+	return s.outcome(ctx, runCtx, c, res, started, admitErr, waitErr)
+}
+
+// command is the exec.Cmd of a run: prlimit, as the slot uid, running bwrap
+// running the command. Every process of the chain is a direct exec of the
+// first, which the kernel SIGKILLs when this process dies (Pdeathsig), and
+// bwrap passes that on to the sandbox (--die-with-parent).
+func (s *Sandbox) command(ctx context.Context, dir string, slot int, lim Limits, cmd Cmd) (*exec.Cmd, *capWriter, *capWriter) {
+	uid := s.opts.UIDBase + slot
+	args := s.commandLine(dir, lim, cmd.Args)
+	c := exec.CommandContext(ctx, args[0], args[1:]...)
 	c.Dir = "/"
 	c.Env = append([]string{
 		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
@@ -190,7 +299,6 @@ func (s *Sandbox) run(ctx context.Context, dir string, uid int, cmd Cmd) (Result
 	stdout := &capWriter{limit: lim.OutputBytes}
 	stderr := &capWriter{limit: lim.OutputBytes}
 	c.Stdout, c.Stderr = stdout, stderr
-	c.ExtraFiles = []*os.File{startedW} // fd 3
 	c.SysProcAttr = &syscall.SysProcAttr{
 		Setpgid:    true,
 		Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid), Groups: []uint32{}},
@@ -198,27 +306,38 @@ func (s *Sandbox) run(ctx context.Context, dir string, uid int, cmd Cmd) (Result
 	}
 	c.Cancel = func() error { killSandbox(c.Process.Pid); return nil }
 	c.WaitDelay = time.Second // then exec kills bwrap itself
+	return c, stdout, stderr
+}
 
-	start := time.Now()
-	if err := c.Start(); err != nil {
-		startedW.Close()
-		return Result{}, fmt.Errorf("sandbox run: start bwrap: %w: %w", err, ErrNotStarted)
+// admit puts bwrap (pid) and the sandbox's first process, its only child,
+// into the run's cgroups; what they start from then on is born there.
+func (s *Sandbox) admit(pid int, g *runGroup) error {
+	if len(s.cg.dirs()) == 0 {
+		return nil
 	}
-	startedW.Close()
-	waitErr := c.Wait()
-	res := Result{
-		UID:             uid,
-		Duration:        time.Since(start),
-		Stdout:          stdout.buf,
-		Stderr:          stderr.buf,
-		StdoutTruncated: stdout.truncated,
-		StderrTruncated: stderr.truncated,
-		ExitCode:        -1,
+	children, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	if err != nil {
+		return fmt.Errorf("find the sandbox's first process: %w", err)
 	}
-	started := marked(startedR)
+	pids := []int{pid}
+	for _, f := range strings.Fields(string(children)) {
+		if child, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, child)
+		}
+	}
+	if len(pids) != 2 {
+		return fmt.Errorf("bwrap %d has %d children, want 1", pid, len(pids)-1)
+	}
+	return g.join(pids...)
+}
 
+// outcome turns a finished run into its Result or error.
+func (s *Sandbox) outcome(ctx, runCtx context.Context, c *exec.Cmd, res Result, started bool, admitErr, waitErr error) (Result, error) {
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("sandbox run: %w", ctx.Err())
+	}
+	if admitErr != nil {
+		return res, fmt.Errorf("sandbox run: %w: %w", admitErr, ErrNotStarted)
 	}
 	if runCtx.Err() != nil {
 		res.TimedOut = true
@@ -283,11 +402,12 @@ func marked(r io.Reader) bool {
 }
 
 // startShell is PID 1 of the sandbox: it marks the start on fd 3, closes
-// it, runs the command as its child and exits with its status (128+N for
+// it, waits for the parent's line on fd 4 (the run's cgroups joined),
+// closes that, runs the command as its child and exits with its status (128+N for
 // signal N). The command is not PID 1, so signals it gets (SIGXCPU from
 // RLIMIT_CPU) have their usual default effect. The trailing exit keeps dash
 // from exec'ing the command in its place.
-const startShell = `printf . >&3 && exec 3>&- && "$@"; exit $?`
+const startShell = `printf . >&3 && exec 3>&- && read -r _ <&4 && exec 4<&- && "$@"; exit $?`
 
 // commandLine is prlimit (as the slot uid, set by the parent's fork) running
 // bwrap running the command.

@@ -203,7 +203,17 @@ func (s *Session) run(ctx context.Context, code string) (outcome, error) {
 		timedOut:  res.TimedOut || res.CPULimited,
 		truncated: res.Truncated(),
 	}
-	if res.Signal != "" && !out.timedOut && out.stderr == "" {
+	switch {
+	case res.MemoryLimited:
+		// A process was OOM-killed: say so, whatever else was printed.
+		limit := s.tool.sb.Options().Limits.Memory
+		if s.tool.opts.Limits.Memory > 0 {
+			limit = s.tool.opts.Limits.Memory
+		}
+		out.ok = false
+		out.stderr = strings.TrimLeft(out.stderr+"\nMemoryError: the code reached the sandbox's memory limit ("+
+			strconv.FormatInt(limit>>20, 10)+" MiB) and a process was killed", "\n")
+	case res.Signal != "" && !out.timedOut && out.stderr == "":
 		// GEM shows nothing for a signal death; say what happened.
 		out.stderr = "Process killed by signal: " + res.Signal
 	}

@@ -38,6 +38,7 @@ func newTestSandbox(tb testing.TB, slots int) *sandbox.Sandbox {
 	if err != nil {
 		tb.Fatalf("%v (install with scripts/deps/bubblewrap.sh)", err)
 	}
+	tb.Cleanup(func() { sb.Close() })
 	return sb
 }
 
@@ -214,7 +215,9 @@ for p in [%q, "/etc/pwned", "/usr/pwned", "/pwned"]:
         print("WROTE", p)
     except OSError as e:
         print(type(e).__name__, e.strerror)`, outside), func(t *testing.T, res tools.Result, took time.Duration) {
-			if strings.Contains(res.Observation, "WROTE") || strings.Count(res.Observation, "Read-only file system") != 4 {
+			// The host folder and /etc do not exist inside; /usr and / are read-only.
+			if strings.Contains(res.Observation, "WROTE") || strings.Count(res.Observation, "FileNotFoundError No such file or directory") != 2 ||
+				strings.Count(res.Observation, "OSError Read-only file system") != 2 {
 				t.Fatalf("got %q", res.Observation)
 			}
 			for _, p := range []string{outside, "/etc/pwned", "/usr/pwned", "/pwned"} {
@@ -231,8 +234,8 @@ for p in [%q, "/etc/shadow"]:
         print("READ", open(p).read())
     except OSError as e:
         print(type(e).__name__)
-print(os.listdir("/root"), os.listdir("/home"), os.environ.get("QUARRY_TEST_API_KEY"))`, secret), func(t *testing.T, res tools.Result, took time.Duration) {
-			want := "Code execution result: PermissionError\nPermissionError\n[] [] None\n\n"
+print(os.path.exists("/root"), os.path.exists("/home"), os.environ.get("QUARRY_TEST_API_KEY"))`, secret), func(t *testing.T, res tools.Result, took time.Duration) {
+			want := "Code execution result: FileNotFoundError\nFileNotFoundError\nFalse False None\n\n"
 			if res.Observation != want {
 				t.Fatalf("got %q, want %q", res.Observation, want)
 			}
@@ -277,6 +280,81 @@ print("CONNECTED")`, port), func(t *testing.T, res tools.Result, took time.Durat
 	if acceptedAny {
 		t.Error("the host listener accepted a connection")
 	}
+}
+
+// A call's footprint is bounded as a whole and the agent is told so: 64
+// processes each allocating 32 MiB under a 256 MiB limit, and a disk
+// filler under an 8 MiB workspace.
+func TestFootprintLimits(t *testing.T) {
+	base, err := os.MkdirTemp("", "quarry-python-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	os.Chmod(base, 0o755)
+	sb, err := sandbox.New(context.Background(), sandbox.Options{BaseDir: base, Slots: 1, UIDBase: testUIDBase + 10,
+		WorkspaceBytes: 8 << 20, Limits: sandbox.Limits{Memory: 256 << 20, Processes: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	if e := sb.Enforced(); !e.Memory || !e.Workspace {
+		t.Fatalf("limits in force %+v: this machine kind offers a memory cgroup and tmpfs mounts", e)
+	}
+	tool, s := newTestSession(t, sb, Options{Timeout: 30 * time.Second})
+	t.Run("memory of 64 processes", func(t *testing.T) {
+		res := execute(t, tool, s, code(`
+import os, select, signal
+r, w = os.pipe()
+for i in range(64):
+    if os.fork() == 0:
+        os.close(r)
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write("1000")
+        b = b"x" * (32 << 20)
+        os.write(w, b"%d\n" % os.getpid())
+        signal.pause()
+os.close(w)
+reported, dead, buf = set(), set(), b""
+while len(reported | dead) < 64:
+    if select.select([r], [], [], 0.05)[0]:
+        buf += os.read(r, 4096)
+        *lines, buf = buf.split(b"\n")
+        reported.update(int(l) for l in lines)
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            break
+        if pid == 0:
+            break
+        dead.add(pid)
+print("alive", len(reported - dead))`))
+		t.Logf("%q", res.Observation)
+		var alive int
+		fmt.Sscanf(strings.TrimPrefix(res.Observation, "Code execution result: "), "alive %d", &alive)
+		if !res.Error || alive*32 > 256 ||
+			!strings.Contains(res.Observation, "MemoryError: the code reached the sandbox's memory limit (256 MiB) and a process was killed") {
+			t.Fatalf("got %+v", res)
+		}
+		assertNoLeftovers(t, sb)
+	})
+	t.Run("disk filler", func(t *testing.T) {
+		res := execute(t, tool, s, code(`
+n = 0
+while n < 100:
+    with open("f%d" % n, "wb") as f:
+        f.write(b"x" * (1 << 20))
+    n += 1
+print("wrote", n, "MiB")`))
+		want := "OSError: [Errno 28] No space left on device"
+		if !res.Error || strings.Contains(res.Observation, "wrote") || !strings.Contains(res.Observation, want) {
+			t.Fatalf("got %q, want an error with %q", res.Observation, want)
+		}
+		if res := execute(t, tool, s, code(`import os; [os.remove(f) for f in os.listdir(".")]; print("ok")`)); res.Observation != "Code execution result: ok\n\n" {
+			t.Fatalf("cleaning up: %q", res.Observation)
+		}
+	})
 }
 
 func assertNoLeftovers(t *testing.T, sb *sandbox.Sandbox) {

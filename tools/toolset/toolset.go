@@ -69,9 +69,8 @@ type Host struct {
 	LookupEnv func(string) (string, bool)
 	Log       *slog.Logger
 
-	sbOnce sync.Once
-	sb     *sandbox.Sandbox
-	sbErr  error
+	sbMu sync.Mutex
+	sb   *sandbox.Sandbox // made on first success; a failure is retried
 
 	mu       sync.Mutex
 	sets     map[string]*Set
@@ -95,21 +94,27 @@ func (h *Host) log() *slog.Logger {
 	return h.Log
 }
 
-// sandbox returns the worker's sandbox, creating it on first use.
+// sandbox returns the worker's sandbox, creating it on first use. A
+// failure is not remembered: the next call tries again.
 func (h *Host) sandbox(ctx context.Context) (*sandbox.Sandbox, error) {
-	h.sbOnce.Do(func() {
-		if h.Provider != nil {
-			h.sb, h.sbErr = h.Provider(ctx)
-			return
-		}
+	h.sbMu.Lock()
+	defer h.sbMu.Unlock()
+	if h.sb != nil {
+		return h.sb, nil
+	}
+	var err error
+	if h.Provider != nil {
+		h.sb, err = h.Provider(ctx)
+	} else {
 		opts := h.Sandbox
 		if opts.Logger == nil {
 			opts.Logger = h.log()
 		}
-		h.sb, h.sbErr = sandbox.New(ctx, opts)
-	})
-	if h.sbErr != nil {
-		return nil, fmt.Errorf("%w: python sandbox: %v", ErrUnavailable, h.sbErr)
+		h.sb, err = sandbox.New(ctx, opts)
+	}
+	if err != nil {
+		h.sb = nil
+		return nil, fmt.Errorf("%w: python sandbox: %v", ErrUnavailable, err)
 	}
 	return h.sb, nil
 }
