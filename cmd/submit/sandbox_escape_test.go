@@ -120,7 +120,7 @@ func TestSandboxEscapeFromAJob(t *testing.T) {
 	targets := escapeTargets{
 		planted:    filepath.Join(host, "answers.txt"),
 		output:     filepath.Join(host, "out"),
-		database:   filepath.Join(host, "state", "temporal.db"),
+		database:   filepath.Join(host, "state", "temporal", "temporal.db"), // submit --local --state-dir host/state
 		socket:     filepath.Join(host, "host.sock"),
 		sandboxDir: filepath.Join(host, "sandbox"),
 	}
@@ -206,7 +206,7 @@ output: `+targets.output+`
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &globals{local: true, stateDir: filepath.Dir(targets.database), queue: workflows.DefaultTaskQueue, out: io.Discard, err: io.Discard}
+	g := &globals{local: true, stateDir: filepath.Dir(filepath.Dir(targets.database)), queue: workflows.DefaultTaskQueue, out: io.Discard, err: io.Discard}
 	ctx := context.Background()
 	sess, err := manage(ctx, g)
 	if err != nil {
