@@ -204,6 +204,9 @@ func (s Server) validate(path string) error {
 		if err := checkRefs(s.Headers[k]); err != nil {
 			return fmt.Errorf("%s.headers.%s: %w", path, k, err)
 		}
+		if strings.Contains(s.Headers[k], "${"+HomeVar+"}") {
+			return fmt.Errorf("%s.headers.%s: ${%s} is a stdio server's directory; a url server has none", path, k, HomeVar)
+		}
 	}
 	return nil
 }
@@ -318,27 +321,104 @@ const minSecretLen = 6
 
 // secrets remembers resolved ${NAME} values so they can be redacted.
 type secrets struct {
-	pairs []string // value, replacement, ... for strings.NewReplacer
+	pairs    []string // encoded value, replacement, ... longest first
+	replacer *strings.Replacer
 }
 
-// redact replaces every known secret value in s by its reference.
+// redact replaces every known secret value in s, in every encoding a tool
+// is likely to print it in, by its reference.
 func (sc *secrets) redact(s string) string {
 	if sc == nil || len(sc.pairs) == 0 {
 		return s
 	}
-	return strings.NewReplacer(sc.pairs...).Replace(s)
+	if sc.replacer == nil {
+		sc.replacer = strings.NewReplacer(sc.pairs...)
+	}
+	return sc.replacer.Replace(s)
 }
 
+// add records a resolved value. ${QUARRY_MCP_HOME} is a path, not a secret.
 func (sc *secrets) add(name, value string) {
-	if len(value) < minSecretLen {
+	if name == HomeVar || len(value) < minSecretLen {
 		return
 	}
-	for i := 0; i < len(sc.pairs); i += 2 {
-		if sc.pairs[i] == value {
-			return
+	ref := "${" + name + "}"
+	for _, enc := range encodings(value) {
+		if !slices.Contains(sc.pairs, enc) {
+			sc.pairs = append(sc.pairs, enc, ref)
 		}
 	}
-	sc.pairs = append(sc.pairs, value, "${"+name+"}")
+	// strings.Replacer tries the old strings in argument order at each
+	// position: longest first, so a whole value wins over one of its lines.
+	type pair struct{ old, ref string }
+	ps := make([]pair, 0, len(sc.pairs)/2)
+	for i := 0; i < len(sc.pairs); i += 2 {
+		ps = append(ps, pair{sc.pairs[i], sc.pairs[i+1]})
+	}
+	slices.SortStableFunc(ps, func(a, b pair) int { return len(b.old) - len(a.old) })
+	sc.pairs = sc.pairs[:0]
+	for _, p := range ps {
+		sc.pairs = append(sc.pairs, p.old, p.ref)
+	}
+	sc.replacer = nil
+}
+
+// encodings are the forms a value takes in a tool's output: as is; inside a
+// JSON string (JavaScript's JSON.stringify, Go's HTML-safe encoding,
+// Python's ensure_ascii), once or twice (JSON text inside a JSON string);
+// with CRLF line ends; and, for a multi-line value such as a PEM key, each
+// of its lines long enough to be a secret on its own.
+func encodings(v string) []string {
+	out := []string{v}
+	addEnc := func(s string) {
+		if len(s) >= minSecretLen && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	js := jsonInner(v, false)
+	addEnc(js)
+	addEnc(jsonInner(js, false))
+	addEnc(jsonInner(v, true))
+	addEnc(asciiJSONInner(v))
+	if strings.Contains(v, "\n") {
+		crlf := strings.ReplaceAll(strings.ReplaceAll(v, "\r\n", "\n"), "\n", "\r\n")
+		addEnc(crlf)
+		addEnc(jsonInner(crlf, false))
+		for _, line := range strings.Split(v, "\n") {
+			line = strings.TrimSpace(line)
+			addEnc(line)
+			addEnc(jsonInner(line, false))
+		}
+	}
+	return out
+}
+
+// jsonInner is v as a JSON string without its quotes.
+func jsonInner(v string, escapeHTML bool) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(escapeHTML)
+	_ = enc.Encode(v) // a string always encodes
+	s := strings.TrimSuffix(b.String(), "\n")
+	return s[1 : len(s)-1]
+}
+
+// asciiJSONInner is v as Python's json.dumps (ensure_ascii) writes it,
+// without the quotes: non-ASCII as \uXXXX, surrogate pairs beyond the BMP.
+func asciiJSONInner(v string) string {
+	var b strings.Builder
+	for _, r := range jsonInner(v, false) {
+		switch {
+		case r < 0x80:
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			r -= 0x10000
+			fmt.Fprintf(&b, "\\u%04x\\u%04x", 0xD800+(r>>10), 0xDC00+(r&0x3FF))
+		default:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		}
+	}
+	return b.String()
 }
 
 // checkRefs validates the ${NAME} references in s without resolving them.

@@ -56,6 +56,7 @@ func TestParseConfig(t *testing.T) {
 		{`{"mcpServers": {"a b": {"url": "http://h/"}}}`, "mcpServers.a b: server name must match"},
 		{`{"mcpServers": {"a": {"url": "http://h/", "url": "http://i/"}}}`, "mcpServers.a.url: duplicate key"},
 		{`{"mcpServers": {"a": {"commnd": "x"}}}`, "mcpServers.a.commnd: unknown field"},
+		{`{"mcpServers": {"a": {"url": "http://h/", "headers": {"X": "${QUARRY_MCP_HOME}"}}}}`, "mcpServers.a.headers.X: ${QUARRY_MCP_HOME} is a stdio server's directory"},
 	}
 	for _, c := range bad {
 		if _, err := ParseConfig([]byte(c.json)); err == nil || !strings.Contains(err.Error(), c.err) {
@@ -93,6 +94,37 @@ func TestPyDumps(t *testing.T) {
 		got, err := pyDumps([]byte(c.in))
 		if err != nil || got != c.want {
 			t.Errorf("pyDumps(%s):\n got %s (%v)\nwant %s", c.in, got, err, c.want)
+		}
+	}
+}
+
+// TestRedactEncodings: a secret is redacted however a tool printed it: as
+// is, inside JSON strings (JavaScript's, Go's HTML-safe, Python's ASCII-only,
+// escaped twice), with CRLF line ends, or a PEM key one line at a time; the
+// whole value wins over its lines.
+func TestRedactEncodings(t *testing.T) {
+	pem := "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\n-----END PRIVATE KEY-----"
+	quoted := `pa"ss\wörd<&>`
+	var sc secrets
+	sc.add("PEM", pem)
+	sc.add("PASS", quoted)
+	sc.add(HomeVar, "/tmp/quarry-mcp-x-123")
+	js := func(v string) string { b, _ := json.Marshal(v); return string(b) } // Go: HTML-safe
+	cases := map[string]struct{ in, want string }{
+		"raw":           {"key: " + pem + ".", "key: ${PEM}."},
+		"json":          {`{"k": ` + js(pem) + `}`, `{"k": "${PEM}"}`},
+		"json twice":    {js(`{"k": ` + js(pem) + `}`), js(`{"k": "${PEM}"}`)},
+		"crlf":          {strings.ReplaceAll(pem, "\n", "\r\n"), "${PEM}"},
+		"one line":      {"line 2 is BKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj only", "line 2 is ${PEM} only"},
+		"quotes":        {"p=" + quoted, "p=${PASS}"},
+		"quotes js":     {`"p": "pa\"ss\\wörd<&>"`, `"p": "${PASS}"`},
+		"quotes go":     {`"p": ` + js(quoted), `"p": "${PASS}"`},
+		"quotes python": {`"p": "pa\"ss\\w\u00f6rd<&>"`, `"p": "${PASS}"`},
+		"home stays":    {"/tmp/quarry-mcp-x-123/memory.jsonl", "/tmp/quarry-mcp-x-123/memory.jsonl"},
+	}
+	for name, c := range cases {
+		if got := sc.redact(c.in); got != c.want {
+			t.Errorf("%s: redact(%q) = %q, want %q", name, c.in, got, c.want)
 		}
 	}
 }

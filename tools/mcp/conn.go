@@ -14,11 +14,6 @@ import (
 	gomcp "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// defaultEnvVars is what a stdio server inherits from the worker, as the MCP
-// Python SDK (and so fastmcp and GEM) passes it: enough to run, and none of
-// the worker's secrets.
-var defaultEnvVars = []string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"}
-
 // serverConn is one live client session with one server.
 type serverConn struct {
 	cs     *gomcp.ClientSession
@@ -61,15 +56,15 @@ func (e configError) Error() string { return e.err.Error() }
 func (e configError) Unwrap() error { return e.err }
 
 // dial connects to one server and runs the MCP handshake; with list it also
-// lists the server's tools. Secrets resolved for the connection are added
-// to sc.
-func (t *Tool) dial(ctx context.Context, name string, list bool, sc *secrets) (*serverConn, []listedTool, error) {
+// lists the server's tools. A stdio server runs in home. Secrets resolved
+// for the connection are added to sc.
+func (t *Tool) dial(ctx context.Context, name string, list bool, home string, sc *secrets) (*serverConn, []listedTool, error) {
 	srv := t.cfg.Servers[name]
 	raw := &rawSchemas{}
 	conn := &serverConn{done: make(chan struct{}), raw: raw}
 	var transport gomcp.Transport
 	if srv.stdio() {
-		cmd, stderr, err := t.command(name, srv, sc)
+		cmd, stderr, err := t.command(name, srv, home, sc)
 		if err != nil {
 			return nil, nil, configError{err}
 		}
@@ -133,32 +128,28 @@ func (sc *serverConn) stderrTail() string {
 	return ""
 }
 
-// command builds a stdio server's process: a minimal environment plus the
-// configured one, its own process group (so Close can kill its children),
-// and stderr kept for error messages.
-func (t *Tool) command(name string, srv Server, sc *secrets) (*exec.Cmd, *tailBuffer, error) {
-	var env []string
-	for _, k := range defaultEnvVars {
-		if v, ok := t.opts.lookupEnv(k); ok && !strings.HasPrefix(v, "()") {
-			env = append(env, k+"="+v)
-		}
+// command builds a stdio server's process (see isolation.go): its argv and
+// environment, its home as working directory unless cwd says otherwise, its
+// user, its own process group (so Close can kill its children), and stderr
+// kept for error messages.
+func (t *Tool) command(name string, srv Server, home string, sc *secrets) (*exec.Cmd, *tailBuffer, error) {
+	argv, err := t.argv(name, srv, home)
+	if err != nil {
+		return nil, nil, err
 	}
-	for _, k := range sortedKeys(srv.Env) {
-		v, err := expand(srv.Env[k], t.opts.lookupEnv, sc)
-		if err != nil {
-			return nil, nil, fmt.Errorf("mcpServers.%s.env.%s: %w", name, k, err)
-		}
-		env = append(env, k+"="+v)
+	env, err := t.serverEnv(name, srv, argv[len(argv)-len(srv.Args)-1], home, sc)
+	if err != nil {
+		return nil, nil, err
 	}
-	cmd := exec.Command(srv.Command, srv.Args...)
-	if cmd.Err != nil {
-		return nil, nil, fmt.Errorf("mcpServers.%s.command: %w", name, cmd.Err)
-	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = env
-	cmd.Dir = srv.Cwd
+	cmd.Dir = home
+	if srv.Cwd != "" {
+		cmd.Dir = expandHome(srv.Cwd, home)
+	}
 	stderr := &tailBuffer{max: 4 << 10}
 	cmd.Stderr = stderr
-	setProcAttr(cmd)
+	setProcAttr(cmd, t.user)
 	return cmd, stderr, nil
 }
 

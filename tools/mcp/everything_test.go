@@ -177,7 +177,12 @@ func TestDumpToolsList(t *testing.T) {
 	tool := newTool(t, Config{Servers: map[string]Server{"everything": everythingStdio(t, nil)}})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	sc, _, err := tool.dial(ctx, "everything", false, &secrets{})
+	home, err := tool.makeHome("everything")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(home)
+	sc, _, err := tool.dial(ctx, "everything", false, home, &secrets{})
 	if err != nil {
 		t.Fatal(err)
 	}

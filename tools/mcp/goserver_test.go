@@ -134,18 +134,24 @@ func TestHeadersAndSecrets(t *testing.T) {
 	}
 }
 
-// TestStdioEnv: a stdio server sees the minimal environment plus its
-// configured env, with references resolved; not the worker's other variables.
+// TestStdioEnv: a stdio server sees PATH, HOME and TMPDIR plus its
+// configured env, with references resolved; none of the worker's variables.
 func TestStdioEnv(t *testing.T) {
-	env := map[string]string{"PATH": os.Getenv("PATH"), "WORKER_SECRET": "worker-only-value", "API_KEY": "abcdef123456"}
+	env := map[string]string{"PATH": os.Getenv("PATH"), "WORKER_SECRET": "worker-only-value", "API_KEY": "abcdef123456", "USER": "root"}
 	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	srv := goStdioServer(t, map[string]string{"SERVER_KEY": "${API_KEY}"})
+	srv := goStdioServer(t, map[string]string{"SERVER_KEY": "${API_KEY}", "DATA": "${QUARRY_MCP_HOME}/data"})
 	tool := newTool(t, Config{Servers: map[string]Server{"go": srv}}, WithLookupEnv(lookup))
 	s := openT(t, tool)
+	home := s.(*session).homes["go"]
 	for _, c := range []struct{ name, want string }{
 		{"SERVER_KEY", "value=${API_KEY}"}, // resolved on the way in, redacted on the way out
+		{"DATA", "value=" + home + "/data"},
+		{"HOME", "value=" + home},
+		{"TMPDIR", "value=" + home},
+		{"PATH", "value=" + filepath.Dir(serverBinary) + ":/usr/local/bin:/usr/bin:/bin"},
 		{"WORKER_SECRET", "unset"},
-		{"PATH", "value=" + os.Getenv("PATH")},
+		{"USER", "unset"},
+		{"LOGNAME", "unset"},
 	} {
 		if res := run(t, tool, s, gemCall("env", `{"name": "`+c.name+`"}`)); res.Observation != c.want {
 			t.Errorf("env %s: got %q, want %q", c.name, res.Observation, c.want)
@@ -202,7 +208,7 @@ func TestTimeoutNeverResent(t *testing.T) {
 		}
 	})
 	t.Run("stdio", func(t *testing.T) {
-		countFile := filepath.Join(t.TempDir(), "count")
+		countFile := filepath.Join(sharedDir(t), "count")
 		tool := newTool(t, Config{Servers: map[string]Server{"go": goStdioServer(t, map[string]string{countFileEnv: countFile})}},
 			WithCallTimeout(200*time.Millisecond))
 		s := openT(t, tool)
@@ -221,7 +227,7 @@ func TestTimeoutNeverResent(t *testing.T) {
 // yields an error observation, the call is not re-sent, and the next call
 // runs on a restarted server.
 func TestLostConnectionNeverResent(t *testing.T) {
-	countFile := filepath.Join(t.TempDir(), "count")
+	countFile := filepath.Join(sharedDir(t), "count")
 	tool := newTool(t, Config{Servers: map[string]Server{"go": goStdioServer(t, map[string]string{countFileEnv: countFile})}})
 	s := openT(t, tool)
 	first := run(t, tool, s, gemCall("pid", `{}`)).Observation
@@ -255,19 +261,18 @@ func TestReconnectWhenDown(t *testing.T) {
 	}
 	waitDown(t, s, "go")
 	res := run(t, tool, s, gemCall("echo", `{"text": "again"}`))
-	if res.Observation != "echo: again" {
+	if res.Observation != "[MCP server go was restarted before this call: state it kept in memory is lost; files in its home directory are kept]\necho: again" {
 		t.Fatalf("call after the server died: %+v", res)
+	}
+	if res := run(t, tool, s, gemCall("echo", `{"text": "later"}`)); res.Observation != "echo: later" {
+		t.Fatalf("the call after that repeats the notice: %+v", res)
 	}
 }
 
 // TestUnreachableIsNotExecuted: when the server cannot be restarted, Execute
 // returns a Go error marked NotExecuted, so the caller may retry the call.
 func TestUnreachableIsNotExecuted(t *testing.T) {
-	dir := t.TempDir()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, exe := sharedDir(t), serverBinary
 	// Starts once; every later start fails.
 	script := `if [ -e "$MARK" ]; then echo "refusing to start again" >&2; exit 1; fi; touch "$MARK"; exec "$EXE"`
 	srv := Server{Command: "/bin/sh", Args: []string{"-c", script},

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,6 +26,11 @@ const (
 	countFileEnv  = "QUARRY_MCP_COUNT_FILE"
 )
 
+// serverBinary is a copy of this test binary that the unprivileged user
+// stdio servers run as may execute (go test builds it in a directory only
+// its owner can enter).
+var serverBinary string
+
 func TestMain(m *testing.M) {
 	if os.Getenv(serverModeEnv) == "stdio" {
 		s := newGoServer(nil)
@@ -34,7 +40,49 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	dir, err := copyBinary()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "copy the test binary:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func copyBinary() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp("", "quarry-mcp-test-")
+	if err != nil {
+		return "", err
+	}
+	serverBinary = filepath.Join(dir, "server")
+	data, err := os.ReadFile(exe)
+	if err == nil {
+		err = os.WriteFile(serverBinary, data, 0o755)
+	}
+	if err == nil {
+		err = os.Chmod(dir, 0o755)
+	}
+	return dir, err
+}
+
+// sharedDir is a temporary directory a stdio server, running as another
+// user, may write in.
+func sharedDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "quarry-mcp-shared-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 type (
@@ -165,15 +213,11 @@ func (g *goHTTPServer) authHeaders() []string {
 // goStdioServer is a Server that runs this test binary as the stdio server.
 func goStdioServer(t testing.TB, env map[string]string) Server {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	e := map[string]string{serverModeEnv: "stdio"}
 	for k, v := range env {
 		e[k] = v
 	}
-	return Server{Command: exe, Env: e}
+	return Server{Command: serverBinary, Env: e}
 }
 
 // processGone reports whether pid has exited (a zombie counts as exited: it

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -15,11 +16,17 @@ import (
 
 // session is one episode's connections, one client session per server.
 type session struct {
-	t       *Tool
-	cat     *catalog
-	conns   map[string]*serverConn // nil value: down, reconnect before the next call
-	secrets secrets
-	closed  bool
+	t     *Tool
+	cat   *catalog
+	conns map[string]*serverConn // nil value: down, reconnect before the next call
+	// homes are the stdio servers' directories for this session
+	// (${QUARRY_MCP_HOME}), kept across restarts, removed on Close.
+	homes map[string]string
+	// restarted marks servers reconnected since their last call: the next
+	// observation says their state may be gone.
+	restarted map[string]bool
+	secrets   secrets
+	closed    bool
 }
 
 var _ tools.Session = (*session)(nil)
@@ -49,10 +56,15 @@ func (s *session) Execute(ctx context.Context, call tools.Call) (tools.Result, e
 		return tools.Result{Observation: fmt.Sprintf("Invalid arguments for tool '%s': %s", call.Name, msg), Error: true}, nil
 	}
 
+	notice := ""
 	for attempt := 0; ; attempt++ {
 		sc, err := s.conn(ctx, e.server)
 		if err != nil {
 			return tools.Result{}, tools.NotExecuted(s.secrets.wrap("mcp: call "+call.Name+": ", err))
+		}
+		if s.restarted[e.server] {
+			delete(s.restarted, e.server)
+			notice = s.restartNotice(e.server)
 		}
 		callCtx, cancel := context.WithTimeout(ctx, s.t.opts.callTimeout)
 		res, err := sc.cs.CallTool(callCtx, &gomcp.CallToolParams{Name: e.tool, Arguments: json.RawMessage(args)})
@@ -61,7 +73,7 @@ func (s *session) Execute(ctx context.Context, call tools.Call) (tools.Result, e
 		switch {
 		case err == nil:
 			text, isErr := formatResult(res, e.wrapResult)
-			return s.result(text, isErr), nil
+			return s.result(notice+text, isErr), nil
 		case errors.Is(err, gomcp.ErrConnectionClosed) && attempt == 0:
 			// The SDK refused to send: the connection had already broken.
 			// Nothing reached the server, so reconnecting and sending is safe.
@@ -74,7 +86,7 @@ func (s *session) Execute(ctx context.Context, call tools.Call) (tools.Result, e
 			// The caller gave up; the call may have run.
 			return tools.Result{}, fmt.Errorf("mcp: call %s: %w", call.Name, ctx.Err())
 		case timedOut:
-			r := s.result(fmt.Sprintf("%stimed out after %s]", failurePrefix, s.t.opts.callTimeout), true)
+			r := s.result(fmt.Sprintf("%s%stimed out after %s]", notice, failurePrefix, s.t.opts.callTimeout), true)
 			r.TimedOut = true
 			return r, nil
 		}
@@ -82,12 +94,12 @@ func (s *session) Execute(ctx context.Context, call tools.Call) (tools.Result, e
 		if errors.As(err, &wire) {
 			// The server answered with a protocol error (unknown tool,
 			// invalid params): the session is fine.
-			return s.result(failurePrefix+wire.Message+"]", true), nil
+			return s.result(notice+failurePrefix+wire.Message+"]", true), nil
 		}
 		// The call was sent and its answer lost: it may have run, so it is
 		// not sent again; the next call reconnects.
 		s.drop(e.server)
-		return s.result(failurePrefix+"connection to the server was lost: "+err.Error()+"]", true), nil
+		return s.result(notice+failurePrefix+"connection to the server was lost: "+err.Error()+"]", true), nil
 	}
 }
 
@@ -113,12 +125,24 @@ func (s *session) conn(ctx context.Context, server string) (*serverConn, error) 
 		}
 		s.drop(server)
 	}
-	sc, _, err := s.t.connect(ctx, server, false, &s.secrets)
+	sc, _, err := s.t.connect(ctx, server, false, s.homes[server], &s.secrets)
 	if err != nil {
 		return nil, err
 	}
 	s.conns[server] = sc
+	s.restarted[server] = true
 	return sc, nil
+}
+
+// restartNotice heads the first observation after a server was restarted
+// (stdio) or reconnected (HTTP) within the episode: whatever it held for the
+// episode outside its files may be gone, and the agent must not take an
+// empty answer for the episode's state.
+func (s *session) restartNotice(server string) string {
+	if _, stdio := s.homes[server]; stdio {
+		return fmt.Sprintf("[MCP server %s was restarted before this call: state it kept in memory is lost; files in its home directory are kept]\n", server)
+	}
+	return fmt.Sprintf("[MCP server %s was reconnected with a new session before this call: state it kept for the old session may be lost]\n", server)
 }
 
 // drop closes a server's connection (killing a stdio server's processes) so
@@ -145,6 +169,11 @@ func (s *session) Close() error {
 			if err := sc.close(); err != nil && !isExitAfterKill(err) {
 				errs = append(errs, s.secrets.wrap("close "+name+": ", err))
 			}
+		}
+	}
+	for _, name := range sortedKeys(s.homes) {
+		if err := os.RemoveAll(s.homes[name]); err != nil {
+			errs = append(errs, fmt.Errorf("remove home of %s: %w", name, err))
 		}
 	}
 	if len(errs) > 0 {

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"sync"
 	"time"
 
@@ -49,6 +50,8 @@ type options struct {
 	maxObservation  int
 	logger          *slog.Logger
 	lookupEnv       func(string) (string, bool)
+	user            *User
+	homeBase        string
 }
 
 // WithCallTimeout bounds each tools/call (default 30 s, as GEM).
@@ -85,6 +88,10 @@ type Tool struct {
 	cfg    Config
 	opts   options
 	client *gomcp.Client
+	// user is who stdio servers run as (nil: the worker's own user);
+	// setpriv, when installed, sets no_new_privs for them.
+	user    *User
+	setpriv string
 
 	mu  sync.Mutex
 	cat *catalog // the listed tools, once known
@@ -112,10 +119,17 @@ func New(cfg Config, opts ...Option) (*Tool, error) {
 	if o.connectAttempts == 0 {
 		o.connectAttempts = 1
 	}
+	u, err := runAs(o)
+	if err != nil {
+		return nil, fmt.Errorf("mcp tool: %w", err)
+	}
+	setpriv, _ := exec.LookPath("setpriv") // util-linux; without it no_new_privs is not set
 	return &Tool{
-		cfg:    cfg,
-		opts:   o,
-		client: gomcp.NewClient(&gomcp.Implementation{Name: "quarry", Version: "v1"}, nil),
+		cfg:     cfg,
+		opts:    o,
+		client:  gomcp.NewClient(&gomcp.Implementation{Name: "quarry", Version: "v1"}, nil),
+		user:    u,
+		setpriv: setpriv,
 	}, nil
 }
 
@@ -185,11 +199,19 @@ func (t *Tool) Open(ctx context.Context) (tools.Session, error) {
 }
 
 func (t *Tool) open(ctx context.Context) (*session, error) {
-	s := &session{t: t, conns: map[string]*serverConn{}, cat: t.cached()}
+	s := &session{t: t, conns: map[string]*serverConn{}, homes: map[string]string{}, restarted: map[string]bool{}, cat: t.cached()}
 	list := s.cat == nil
 	listed := map[string][]listedTool{}
 	for _, name := range sortedKeys(t.cfg.Servers) {
-		sc, lt, err := t.connect(ctx, name, list, &s.secrets)
+		if t.cfg.Servers[name].stdio() {
+			home, err := t.makeHome(name)
+			if err != nil {
+				s.Close()
+				return nil, fmt.Errorf("mcp: %w", err)
+			}
+			s.homes[name] = home
+		}
+		sc, lt, err := t.connect(ctx, name, list, s.homes[name], &s.secrets)
 		if err != nil {
 			s.Close()
 			return nil, s.secrets.wrap("mcp: ", err)
@@ -216,7 +238,7 @@ func (t *Tool) open(ctx context.Context) (*session, error) {
 // connect dials a server, retrying with backoff: nothing is sent before the
 // handshake succeeds except initialize and tools/list, which have no side
 // effects.
-func (t *Tool) connect(ctx context.Context, name string, list bool, sc *secrets) (*serverConn, []listedTool, error) {
+func (t *Tool) connect(ctx context.Context, name string, list bool, home string, sc *secrets) (*serverConn, []listedTool, error) {
 	type dialed struct {
 		conn   *serverConn
 		listed []listedTool
@@ -227,7 +249,7 @@ func (t *Tool) connect(ctx context.Context, name string, list bool, sc *secrets)
 	attempt := 0
 	d, err := backoff.Retry(ctx, func() (dialed, error) {
 		attempt++
-		conn, listed, err := t.dial(ctx, name, list, sc)
+		conn, listed, err := t.dial(ctx, name, list, home, sc)
 		if err != nil {
 			var ce configError
 			if errors.As(err, &ce) {

@@ -67,7 +67,11 @@ type Host struct {
 	Provider func(context.Context) (*sandbox.Sandbox, error)
 	// LookupEnv resolves ${NAME} in MCP configs (default os.LookupEnv).
 	LookupEnv func(string) (string, bool)
-	Log       *slog.Logger
+	// MCP are in-process knobs of the MCP tool, such as the user stdio
+	// servers run as (mcp.WithUser) and where their homes are made
+	// (mcp.WithHomeBase).
+	MCP []mcp.Option
+	Log *slog.Logger
 
 	sbMu sync.Mutex
 	sb   *sandbox.Sandbox // made on first success; a failure is retried
@@ -77,10 +81,17 @@ type Host struct {
 	sessions map[string]*episode
 }
 
+// episode holds one episode's sessions on this worker. Attempts of the
+// episode take turns (a retry may overlap an attempt that timed out but
+// still runs): lock is held by the one using the sessions, users counts
+// those holding or waiting for it, and an episode closed while in use is
+// closed by its last user.
 type episode struct {
+	lock     chan struct{} // one token: the right to use the sessions
 	sessions map[string]tools.Session
+	users    int
 	used     time.Time
-	busy     bool
+	closed   bool
 }
 
 // ErrUnavailable means this worker cannot run a job's tool (no bubblewrap,
@@ -190,7 +201,8 @@ func (h *Host) build(ctx context.Context, spec *schema.ToolsSpec) (*Set, error) 
 			if lookup == nil {
 				lookup = os.LookupEnv
 			}
-			mt, err := mcp.New(cfg, mcp.WithLogger(h.log()), mcp.WithLookupEnv(lookup))
+			opts := append([]mcp.Option{mcp.WithLogger(h.log()), mcp.WithLookupEnv(lookup)}, h.MCP...)
+			mt, err := mcp.New(cfg, opts...)
 			if err != nil {
 				return nil, fmt.Errorf("tools.mcp: %w", err)
 			}
@@ -259,45 +271,100 @@ func Config(spec *schema.ToolsSpec) toolenv.Config {
 	return c
 }
 
-// Session returns the episode's session of tool (opening it on first use)
-// and marks the episode busy until release is called.
+// ErrClosed means the episode's sessions were closed (the episode ended)
+// while an attempt waited for them or opened one.
+var ErrClosed = errors.New("the episode's tool sessions are closed")
+
+// Session returns the episode's session of tool (opening it on first use),
+// for the caller's use alone until it calls release: an overlapping attempt
+// of the same episode waits (or gives up with ctx). The episode is not idle
+// while any attempt holds or waits for it.
 func (h *Host) Session(ctx context.Context, episodeID string, t tools.Tool) (s tools.Session, release func(), err error) {
+	ep := h.join(episodeID)
+	select {
+	case ep.lock <- struct{}{}:
+	default:
+		select {
+		case ep.lock <- struct{}{}:
+		case <-ctx.Done():
+			h.leave(ep, false)
+			return nil, nil, fmt.Errorf("wait for the episode's tool session: %w", ctx.Err())
+		}
+	}
+	var once sync.Once
+	release = func() { once.Do(func() { h.leave(ep, true) }) }
 	h.mu.Lock()
+	closed, s := ep.closed, ep.sessions[t.Name()]
+	h.mu.Unlock()
+	switch {
+	case closed:
+		release()
+		return nil, nil, ErrClosed
+	case s != nil:
+		return s, release, nil
+	}
+	// Opening holds the episode's lock, so no other attempt opens a second
+	// session meanwhile.
+	if s, err = t.Open(ctx); err != nil {
+		release()
+		return nil, nil, err
+	}
+	h.mu.Lock()
+	closed = ep.closed
+	if !closed {
+		ep.sessions[t.Name()] = s
+	}
+	h.mu.Unlock()
+	if closed {
+		// Close ran while the session opened: it is this attempt's to close.
+		release()
+		return nil, nil, errors.Join(ErrClosed, s.Close())
+	}
+	return s, release, nil
+}
+
+// join counts a user of the episode, creating the episode if needed.
+func (h *Host) join(episodeID string) *episode {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.sessions == nil {
 		h.sessions = map[string]*episode{}
 	}
 	ep := h.sessions[episodeID]
 	if ep == nil {
-		ep = &episode{sessions: map[string]tools.Session{}}
+		ep = &episode{lock: make(chan struct{}, 1), sessions: map[string]tools.Session{}}
 		h.sessions[episodeID] = ep
 	}
-	ep.busy, ep.used = true, time.Now()
-	s = ep.sessions[t.Name()]
-	h.mu.Unlock()
-	release = func() {
-		h.mu.Lock()
-		ep.busy, ep.used = false, time.Now()
-		h.mu.Unlock()
-	}
-	if s != nil {
-		return s, release, nil
-	}
-	s, err = t.Open(ctx)
-	if err != nil {
-		release()
-		return nil, nil, err
-	}
+	ep.users++
+	ep.used = time.Now()
+	return ep
+}
+
+// leave ends a user's hold (held: it had the lock); the last user of an
+// episode closed meanwhile closes its sessions.
+func (h *Host) leave(ep *episode, held bool) {
 	h.mu.Lock()
-	if prev := ep.sessions[t.Name()]; prev != nil {
-		// An overlapping attempt (a retry while a timed-out one still
-		// runs) opened one first: use it, never leak this one.
-		h.mu.Unlock()
-		_ = s.Close()
-		return prev, release, nil
+	ep.users--
+	ep.used = time.Now()
+	var orphans map[string]tools.Session
+	if ep.closed && ep.users == 0 {
+		orphans, ep.sessions = ep.sessions, nil
 	}
-	ep.sessions[t.Name()] = s
 	h.mu.Unlock()
-	return s, release, nil
+	if held {
+		<-ep.lock
+	}
+	if err := closeSessions(orphans); err != nil {
+		h.log().Warn("closing tool sessions of an ended episode", "err", err)
+	}
+}
+
+func closeSessions(ss map[string]tools.Session) error {
+	var errs []error
+	for _, s := range ss {
+		errs = append(errs, s.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // HasSession reports whether this worker holds an open session of the episode.
@@ -308,35 +375,40 @@ func (h *Host) HasSession(episodeID string) bool {
 	return ep != nil && len(ep.sessions) > 0
 }
 
-// Close closes the episode's sessions on this worker.
+// Close closes the episode's sessions on this worker. Sessions an attempt
+// is using are closed when it releases them (its call is not cut short),
+// so Close does not wait for a call to end.
 func (h *Host) Close(episodeID string) error {
 	h.mu.Lock()
 	ep := h.sessions[episodeID]
 	delete(h.sessions, episodeID)
-	h.mu.Unlock()
-	if ep == nil {
-		return nil
-	}
-	var errs []error
-	for _, s := range ep.sessions {
-		errs = append(errs, s.Close())
-	}
-	return errors.Join(errs...)
-}
-
-// Sweep closes the sessions of episodes idle for longer than idle (their
-// workflow ended without closing them, or moved to another worker).
-func (h *Host) Sweep(idle time.Duration) int {
-	h.mu.Lock()
-	var stale []string
-	for id, ep := range h.sessions {
-		if !ep.busy && time.Since(ep.used) > idle {
-			stale = append(stale, id)
+	var ss map[string]tools.Session
+	if ep != nil {
+		ep.closed = true
+		if ep.users == 0 {
+			ss, ep.sessions = ep.sessions, nil
 		}
 	}
 	h.mu.Unlock()
-	for _, id := range stale {
-		if err := h.Close(id); err != nil {
+	return closeSessions(ss)
+}
+
+// Sweep closes the sessions of episodes idle for longer than idle (their
+// workflow ended without closing them, or moved to another worker). An
+// episode an attempt holds or waits for is never idle.
+func (h *Host) Sweep(idle time.Duration) int {
+	h.mu.Lock()
+	stale := map[string]map[string]tools.Session{}
+	for id, ep := range h.sessions {
+		if ep.users == 0 && time.Since(ep.used) > idle {
+			delete(h.sessions, id)
+			ep.closed = true
+			stale[id], ep.sessions = ep.sessions, nil
+		}
+	}
+	h.mu.Unlock()
+	for id, ss := range stale {
+		if err := closeSessions(ss); err != nil {
 			h.log().Warn("closing idle tool sessions", "episode", id, "err", err)
 		}
 	}

@@ -3,8 +3,14 @@ package toolset_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/quarry-rl/quarry/schema"
 	"github.com/quarry-rl/quarry/tools"
@@ -62,23 +68,54 @@ func TestNativeSetParses(t *testing.T) {
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
-// countingTool records how many sessions it opened and how many are open.
-type countingTool struct{ opened, open int }
+// countingTool records how many sessions it opened and how many are open,
+// and catches two calls running in one session at once. Open waits for
+// gate when it is set, after telling opening.
+type countingTool struct {
+	opened, open, overlaps atomic.Int64
+	opening, gate          chan struct{}
+}
 
-type countingSession struct{ t *countingTool }
+type countingSession struct {
+	t      *countingTool
+	inUse  atomic.Int64
+	closed atomic.Bool
+	// hold, when set, keeps Execute running until it is closed.
+	hold chan struct{}
+}
 
 func (c *countingTool) Name() string                                 { return "count" }
 func (c *countingTool) Parse(string) (tools.Call, bool)              { return tools.Call{}, false }
 func (c *countingTool) Instructions(context.Context) (string, error) { return "", nil }
 func (c *countingTool) Open(context.Context) (tools.Session, error) {
-	c.opened++
-	c.open++
-	return &countingSession{c}, nil
+	if c.gate != nil {
+		c.opening <- struct{}{}
+		<-c.gate
+	}
+	c.opened.Add(1)
+	c.open.Add(1)
+	return &countingSession{t: c}, nil
 }
 func (s *countingSession) Execute(context.Context, tools.Call) (tools.Result, error) {
+	if s.inUse.Add(1) > 1 {
+		s.t.overlaps.Add(1)
+	}
+	defer s.inUse.Add(-1)
+	if s.closed.Load() {
+		return tools.Result{}, errors.New("execute on a closed session")
+	}
+	if s.hold != nil {
+		<-s.hold
+	}
+	runtime.Gosched()
 	return tools.Result{}, nil
 }
-func (s *countingSession) Close() error { s.t.open--; return nil }
+func (s *countingSession) Close() error {
+	if !s.closed.Swap(true) {
+		s.t.open.Add(-1)
+	}
+	return nil
+}
 
 // A session lives as long as its episode on the host: opened once, reused,
 // closed by Close, by the idle sweep (never while busy) and by CloseAll.
@@ -93,8 +130,8 @@ func TestHostSessions(t *testing.T) {
 	release()
 	s2, release, _ := h.Session(ctx, "e1", tool)
 	release()
-	if s1 != s2 || tool.opened != 1 || !h.HasSession("e1") {
-		t.Fatalf("second call of the episode opened a new session (%d opened)", tool.opened)
+	if s1 != s2 || tool.opened.Load() != 1 || !h.HasSession("e1") {
+		t.Fatalf("second call of the episode opened a new session (%d opened)", tool.opened.Load())
 	}
 	if _, release, _ := h.Session(ctx, "e2", tool); release != nil {
 		// e2 stays busy: the sweep must not close it.
@@ -103,12 +140,187 @@ func TestHostSessions(t *testing.T) {
 		}
 		release()
 	}
-	if err := h.Close("e2"); err != nil || h.Sessions() != 0 || tool.open != 0 {
-		t.Fatalf("after Close: %d episodes, %d sessions open, %v", h.Sessions(), tool.open, err)
+	if err := h.Close("e2"); err != nil || h.Sessions() != 0 || tool.open.Load() != 0 {
+		t.Fatalf("after Close: %d episodes, %d sessions open, %v", h.Sessions(), tool.open.Load(), err)
 	}
-	h.Session(ctx, "e3", tool)
+	if _, release, err := h.Session(ctx, "e3", tool); err == nil {
+		release()
+	}
 	h.CloseAll()
-	if tool.open != 0 || h.Sessions() != 0 {
-		t.Fatalf("CloseAll left %d sessions open", tool.open)
+	if tool.open.Load() != 0 || h.Sessions() != 0 {
+		t.Fatalf("CloseAll left %d sessions open", tool.open.Load())
+	}
+}
+
+// Overlapping attempts of one episode never use its session at the same
+// time: while one holds it, another waits, or gives up when its context
+// ends; many attempts hammering one episode never overlap (run with -race).
+func TestOverlappingAttemptsTakeTurns(t *testing.T) {
+	h := &toolset.Host{}
+	tool := &countingTool{}
+	ctx := context.Background()
+	_, release, err := h.Session(ctx, "e1", tool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone, cancel := context.WithCancel(ctx)
+	cancel()
+	if s, _, err := h.Session(gone, "e1", tool); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a second attempt got the session %v while the first held it (err %v)", s, err)
+	}
+	release()
+
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 50 {
+				s, release, err := h.Session(ctx, "e1", tool)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if _, err := s.Execute(ctx, tools.Call{}); err != nil {
+					t.Error(err)
+				}
+				release()
+			}
+		})
+	}
+	wg.Wait()
+	if n := tool.overlaps.Load(); n != 0 {
+		t.Fatalf("%d calls ran while another used the same session", n)
+	}
+	if n := tool.opened.Load(); n != 1 {
+		t.Fatalf("%d sessions opened for one episode", n)
+	}
+	h.CloseAll()
+	if n := tool.open.Load(); n != 0 {
+		t.Fatalf("%d sessions left open", n)
+	}
+}
+
+// An attempt that finishes does not make the episode idle while another
+// attempt waits for or holds its session: the second attempt waits for the
+// first, and the sweep spares the episode until the last release.
+func TestReleaseKeepsOtherAttemptBusy(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := &toolset.Host{}
+		tool := &countingTool{}
+		ctx := context.Background()
+		_, releaseA, err := h.Session(ctx, "e1", tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type held struct {
+			s       tools.Session
+			release func()
+			err     error
+		}
+		got := make(chan held, 1)
+		go func() {
+			s, release, err := h.Session(ctx, "e1", tool)
+			got <- held{s, release, err}
+		}()
+		synctest.Wait()
+		if len(got) != 0 {
+			t.Fatal("a second attempt got the session while the first held it")
+		}
+		// Time in the bubble is fake: advancing it is what makes an
+		// episode idle for Sweep(0), not a wait for anything.
+		time.Sleep(time.Second)
+		if n := h.Sweep(0); n != 0 {
+			t.Fatalf("the sweep closed %d episodes while attempts held and waited", n)
+		}
+		releaseA()
+		b := <-got
+		if b.err != nil {
+			t.Fatal(b.err)
+		}
+		releaseA() // releasing twice changes nothing
+		time.Sleep(time.Second)
+		if n := h.Sweep(0); n != 0 || tool.open.Load() != 1 {
+			t.Fatalf("the sweep closed %d episodes while an attempt held one", n)
+		}
+		if _, err := b.s.Execute(ctx, tools.Call{}); err != nil {
+			t.Fatalf("the holder's session: %v", err)
+		}
+		b.release()
+		time.Sleep(time.Second)
+		if n := h.Sweep(0); n != 1 || tool.open.Load() != 0 {
+			t.Fatalf("after the last release the sweep closed %d episodes, %d sessions open", n, tool.open.Load())
+		}
+	})
+}
+
+// Close racing an open leaks nothing: the session opened after the episode
+// was closed is closed, and the attempts are told — the one that opened it
+// and the one waiting behind it.
+func TestCloseRacingOpen(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := &toolset.Host{}
+		tool := &countingTool{opening: make(chan struct{}, 2), gate: make(chan struct{})}
+		ctx := context.Background()
+		errs := make(chan error, 2)
+		for range 2 {
+			go func() {
+				_, release, err := h.Session(ctx, "e1", tool)
+				if err == nil {
+					release()
+				}
+				errs <- err
+			}()
+		}
+		synctest.Wait() // one attempt is in Open, the other waits for the episode
+		if len(tool.opening) != 1 {
+			t.Fatalf("%d attempts opening at once", len(tool.opening))
+		}
+		if err := h.Close("e1"); err != nil {
+			t.Fatal(err)
+		}
+		close(tool.gate)
+		for range 2 {
+			if err := <-errs; !errors.Is(err, toolset.ErrClosed) {
+				t.Errorf("an attempt racing Close: %v, want ErrClosed", err)
+			}
+		}
+		if n := tool.open.Load(); n != 0 || tool.opened.Load() != 1 {
+			t.Fatalf("%d sessions left open (%d opened)", n, tool.opened.Load())
+		}
+		if h.Sessions() != 0 {
+			t.Fatalf("%d episodes kept", h.Sessions())
+		}
+	})
+}
+
+// Close while a call runs closes the session when the call's attempt
+// releases it, never under the running call.
+func TestCloseWhileCallRuns(t *testing.T) {
+	h := &toolset.Host{}
+	tool := &countingTool{}
+	ctx := context.Background()
+	s, release, err := h.Session(ctx, "e1", tool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := s.(*countingSession)
+	cs.hold = make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Execute(ctx, tools.Call{})
+		release()
+		done <- err
+	}()
+	if err := h.Close("e1"); err != nil {
+		t.Fatal(err)
+	}
+	if cs.closed.Load() {
+		t.Fatal("Close closed a session under a running call")
+	}
+	close(cs.hold)
+	if err := <-done; err != nil {
+		t.Fatalf("the running call: %v", err)
+	}
+	if tool.open.Load() != 0 {
+		t.Fatal("the session stayed open after its last user released it")
 	}
 }
