@@ -166,7 +166,7 @@ func checkOutputReadOnly(ctx context.Context, store blob.Store, output, key stri
 			}
 			break
 		}
-		if !errors.Is(err, os.ErrNotExist) {
+		if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
 			return "", fmt.Errorf("folder %q: %w", dir, err)
 		}
 		parent := filepath.Dir(existing)
