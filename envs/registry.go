@@ -111,6 +111,9 @@ func (r *Registry) Register(s Spec) error {
 	case s.Description == "":
 		return fmt.Errorf("register %q: no Description", s.ID)
 	}
+	if err := s.Build.checkDefaults(); err != nil {
+		return fmt.Errorf("register %q: %w", s.ID, err)
+	}
 	r.specs[s.ID] = s
 	return nil
 }
@@ -261,7 +264,22 @@ func (e *OptionError) Error() string {
 // Builder turns decoded options into an Env. Make one with Options.
 type Builder interface {
 	defaults() any
+	bounds() []Bound
+	// checkDefaults fails when an option has no range tag or a registered
+	// default lies outside its range.
+	checkDefaults() error
 	build(id string, options map[string]any) (Env, error)
+}
+
+// Bounds lists the documented range of every option of the env, sorted by
+// option name; nil when it takes none.
+func (s Spec) Bounds() []Bound {
+	if s.Build == nil {
+		return nil
+	}
+	b := s.Build.bounds()
+	slices.SortFunc(b, func(x, y Bound) int { return strings.Compare(x.Option, y.Option) })
+	return b
 }
 
 // Validator is implemented by option structs that check their own values;
@@ -274,15 +292,30 @@ type Validator interface {
 // struct O. defaults holds the registered values; user options are decoded
 // over a copy of it.
 func Options[O any](defaults O, newEnv func(O) (Env, error)) Builder {
-	return optionsBuilder[O]{def: defaults, newEnv: newEnv}
+	bs, err := optionBounds(defaults)
+	return optionsBuilder[O]{def: defaults, newEnv: newEnv, bs: bs, bsErr: err}
 }
 
 type optionsBuilder[O any] struct {
 	def    O
 	newEnv func(O) (Env, error)
+	bs     []Bound // the options' ranges, from their tags
+	bsErr  error   // an option without a range; Register refuses the spec
 }
 
 func (b optionsBuilder[O]) defaults() any { return b.def }
+
+func (b optionsBuilder[O]) bounds() []Bound { return slices.Clone(b.bs) }
+
+func (b optionsBuilder[O]) checkDefaults() error {
+	if b.bsErr != nil {
+		return b.bsErr
+	}
+	if err := checkBounds(b.def, b.bs); err != nil {
+		return fmt.Errorf("the default of option %q is outside its range: %s", err.Option, err.Reason)
+	}
+	return nil
+}
 
 func (b optionsBuilder[O]) build(id string, options map[string]any) (Env, error) {
 	// A fresh copy of the defaults for every build: decoding into b.def
@@ -310,6 +343,10 @@ func (b optionsBuilder[O]) build(id string, options map[string]any) (Env, error)
 		}
 		if err := decodeStrict(options, &opts); err != nil {
 			return nil, optionError(id, err)
+		}
+		if err := checkBounds(opts, b.bs); err != nil {
+			err.Env = id
+			return nil, err
 		}
 	}
 	if v, ok := any(opts).(Validator); ok {

@@ -16,9 +16,9 @@ type counter struct {
 }
 
 type counterOpts struct {
-	Limit int     `json:"limit"`
-	Scale float64 `json:"scale"`
-	Name  *string `json:"name"`
+	Limit int     `json:"limit" range:"0,100"`
+	Scale float64 `json:"scale" range:"-10,10"`
+	Name  *string `json:"name" len:"0,64"`
 }
 
 func (o counterOpts) Validate() error {
@@ -225,5 +225,53 @@ func TestEpisodeTracksAndRenders(t *testing.T) {
 	}
 	if _, _, err := ep.Step("c"); !errors.Is(err, envs.ErrEpisodeOver) {
 		t.Fatalf("step after end: %v", err)
+	}
+}
+
+// TestRegisterRefusesUnboundedOptions: an option without a range tag, or a
+// default outside its range, cannot be registered.
+func TestRegisterRefusesUnboundedOptions(t *testing.T) {
+	type untagged struct {
+		Size int `json:"size"`
+	}
+	type outOfRange struct {
+		Size int `json:"size" range:"1,10"`
+	}
+	newEnv := func(any) (envs.Env, error) { return &counter{}, nil }
+	for name, c := range map[string]struct {
+		build envs.Builder
+		want  string
+	}{
+		"untagged":     {envs.Options(untagged{Size: 3}, func(o untagged) (envs.Env, error) { return newEnv(o) }), `option "size" has no range tag`},
+		"out of range": {envs.Options(outOfRange{Size: 30}, func(o outOfRange) (envs.Env, error) { return newEnv(o) }), `the default of option "size" is outside its range: got 30, want 1 to 10`},
+	} {
+		s := counterSpec("game:Bad-v0")
+		s.Build = c.build
+		err := envs.NewRegistry().Register(s)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Register = %v, want an error containing %q", name, err, c.want)
+		}
+	}
+}
+
+// TestMakeEnforcesRanges: a value outside its tag's range is refused with
+// the env id, the option and the range.
+func TestMakeEnforcesRanges(t *testing.T) {
+	r := newRegistry(t)
+	for _, c := range []struct {
+		opts map[string]any
+		want string
+	}{
+		{map[string]any{"limit": 1000}, `env game:Counter-v0-easy: option "limit": got 1000, want 0 to 100`},
+		{map[string]any{"scale": -11.5}, `option "scale": got -11.5, want -10 to 10`},
+		{map[string]any{"name": strings.Repeat("n", 65)}, `option "name": got 65 bytes, want 0 to 64 bytes`},
+	} {
+		_, err := r.Make("game:Counter-v0-easy", c.opts)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Make(%v) = %v, want %q", c.opts, err, c.want)
+		}
+	}
+	if _, err := r.Make("game:Counter-v0-easy", map[string]any{"limit": 100, "name": nil}); err != nil {
+		t.Errorf("in range: %v", err)
 	}
 }

@@ -156,6 +156,9 @@ const (
 // types and duplicate keys are errors that point at the line. It does not
 // apply defaults or validate; see WithDefaults and Validate.
 func ParseJobSpec(data []byte) (JobSpec, error) {
+	if err := checkYAML(data); err != nil {
+		return JobSpec{}, fmt.Errorf("job spec: %w", err)
+	}
 	var s JobSpec
 	if err := yaml.UnmarshalWithOptions(data, &s, yaml.DisallowUnknownField(), yaml.UseJSONUnmarshaler()); err != nil {
 		return JobSpec{}, fmt.Errorf("job spec:\n%s", yaml.FormatError(err, false, true))
@@ -341,6 +344,12 @@ func (s JobSpec) Validate() error {
 	if s.InFlight.Episodes < 1 {
 		add("in_flight.episodes", "%d: want at least 1", s.InFlight.Episodes)
 	}
+	// Input limits (limits.go, secrets.go; docs/limits.md).
+	s.checkBounds(add)
+	s.checkSecrets(add)
+	if len(errs) == 0 {
+		s.checkSize(add) // its arithmetic assumes the rest is valid
+	}
 	if len(errs) > 0 {
 		return errs
 	}
@@ -371,9 +380,8 @@ func (p Policy) validate(add func(path, format string, args ...any)) {
 		u, err := url.Parse(e)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			add(fmt.Sprintf("policy.openai.endpoints[%d]", i), "%q: want an http(s) base URL such as http://127.0.0.1:8000/v1", e)
-		} else if u.User != nil {
-			add(fmt.Sprintf("policy.openai.endpoints[%d]", i), "credentials in the URL are not allowed; use api_key_env")
-		}
+		} // credentials in it: checkSecrets
+
 	}
 	if o.Model == "" {
 		add("policy.openai.model", "required: the served model name (see GET /v1/models)")
@@ -426,9 +434,6 @@ func checkOutput(out string) error {
 	case "s3":
 		if u.Host == "" {
 			return fmt.Errorf("%q: want s3://bucket/prefix", out)
-		}
-		if u.User != nil {
-			return fmt.Errorf("%q: credentials in the URL are not allowed; use the standard AWS credential chain", out)
 		}
 	default:
 		return fmt.Errorf("%q: want a folder, file:///path or s3://bucket/prefix", out)

@@ -170,6 +170,11 @@ func inspect(ctx context.Context, location, job string, verify bool) (*report, e
 			return nil, fmt.Errorf("%s: no Quarry dataset found (no <job>/_manifest/ or <job>/shards/)", store.URL())
 		}
 	}
+	if job != "" {
+		if err := jobExists(ctx, store, job); err != nil {
+			return nil, err
+		}
+	}
 	rep := &report{Location: store.URL()}
 	for _, j := range jobs {
 		jr, err := inspectJob(ctx, store, j, verify)
@@ -179,6 +184,29 @@ func inspect(ctx context.Context, location, job string, verify bool) (*report, e
 		rep.Jobs = append(rep.Jobs, *jr)
 	}
 	return rep, nil
+}
+
+// jobExists fails, naming the jobs found instead, when the location holds
+// nothing of job: no manifest, shard, failure, turn log or _SUCCESS. A job
+// with only a turn log (running, nothing committed yet) exists.
+func jobExists(ctx context.Context, store blob.Store, job string) error {
+	if _, err := store.Stat(ctx, schema.SuccessKey(job)); err == nil {
+		return nil
+	}
+	for _, dir := range []string{"_manifest/", "shards/", "_failures/", "_turns/"} {
+		infos, err := store.List(ctx, job+"/"+dir)
+		if err != nil {
+			return err
+		}
+		if len(infos) > 0 {
+			return nil
+		}
+	}
+	msg := fmt.Sprintf("job %q not found at %s (no %s/_manifest/, shards/, _turns/ or _SUCCESS)", job, store.URL(), job)
+	if others, err := findJobs(ctx, store); err == nil && len(others) > 0 {
+		msg += "; jobs found there: " + strings.Join(others, ", ")
+	}
+	return errors.New(msg)
 }
 
 func findJobs(ctx context.Context, store blob.Store) ([]string, error) {

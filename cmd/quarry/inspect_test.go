@@ -258,3 +258,26 @@ func TestInspectS3(t *testing.T) {
 		t.Errorf("inspect with a wrong secret: %v, want a credentials error", err)
 	}
 }
+
+// TestInspectMissingJob: --job naming a job the location does not hold is
+// an error (the command exits non-zero) that lists the jobs it does hold;
+// before, it printed an empty report and exited 0.
+func TestInspectMissingJob(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := blob.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeDataset(t, s, false)
+	_, err = run(t, "", "inspect", "--job", "no-such-job", dir)
+	if err == nil || !strings.Contains(err.Error(), `job "no-such-job" not found`) || !strings.Contains(err.Error(), "jobs found there: "+testJob) {
+		t.Fatalf("inspect --job no-such-job = %v, want a not-found error listing %s", err, testJob)
+	}
+	if _, err := run(t, "", "inspect", "--job", "x", t.TempDir()); err == nil {
+		t.Fatal("inspect --job x of an empty folder succeeded")
+	}
+	if rep := inspectJSON(t, "--job", testJob, dir); len(rep.Jobs) != 1 || rep.Jobs[0].Job != testJob {
+		t.Fatalf("inspect --job %s: %+v", testJob, rep)
+	}
+}

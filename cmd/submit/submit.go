@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -71,12 +72,9 @@ func runSubmit(ctx context.Context, g *globals, path string, wait, dryRun bool) 
 	if err != nil {
 		return err
 	}
-	store, err := blob.Open(ctx, spec.Output)
+	store, err := openOutput(ctx, g, spec, dryRun)
 	if err != nil {
-		return fmt.Errorf("output: %w", err)
-	}
-	if err := store.Preflight(ctx); err != nil {
-		return fmt.Errorf("output: %w", err)
+		return err
 	}
 	fmt.Fprintf(g.out, "job %s: %d episodes (%d tasks × %d samples) in %d batches, policy %s, output %s\n",
 		spec.Job, spec.Episodes(), spec.Tasks, spec.SamplesPerTask, spec.Batches(), spec.Policy.Kind, spec.Output)
@@ -117,6 +115,74 @@ func runSubmit(ctx context.Context, g *globals, path string, wait, dryRun bool) 
 		return nil
 	}
 	return watch(ctx, g, sess.client, spec, run)
+}
+
+// openOutput opens the job's output and checks it. A real submission runs
+// the store's Preflight (write, read back, delete a probe; sweep stale
+// debris). A dry run changes nothing: it opens the store without its
+// cleanup and checks what it can read-only.
+func openOutput(ctx context.Context, g *globals, spec schema.JobSpec, dryRun bool) (blob.Store, error) {
+	if !dryRun {
+		store, err := blob.Open(ctx, spec.Output)
+		if err != nil {
+			return nil, fmt.Errorf("output: %w", err)
+		}
+		if err := store.Preflight(ctx); err != nil {
+			return nil, fmt.Errorf("output: %w", err)
+		}
+		return store, nil
+	}
+	store, err := blob.Open(ctx, spec.Output, blob.WithoutAutoCleanup())
+	if err != nil {
+		return nil, fmt.Errorf("output: %w", err)
+	}
+	note, err := checkOutputReadOnly(ctx, store, spec.Output, schema.SuccessKey(spec.Job))
+	if err != nil {
+		return nil, fmt.Errorf("output: %w", err)
+	}
+	fmt.Fprintf(g.out, "output check (dry run, nothing written): %s\n", note)
+	return store, nil
+}
+
+// checkOutputReadOnly checks an output location without writing: a folder
+// (or its nearest existing ancestor, which a real run would create it
+// under) must be a writable folder; a bucket must answer a read of key
+// (the job's _SUCCESS, usually absent), and whether it accepts writes is
+// not checked.
+func checkOutputReadOnly(ctx context.Context, store blob.Store, output, key string) (string, error) {
+	dir, isFile := strings.CutPrefix(output, "file://")
+	if !isFile {
+		if _, err := store.Stat(ctx, key); err != nil && !errors.Is(err, blob.ErrNotExist) {
+			return "", fmt.Errorf("%s: cannot read the bucket: %w", output, err)
+		}
+		return output + " answers a read; write access is not checked on a dry run", nil
+	}
+	existing := dir
+	for {
+		fi, err := os.Stat(existing)
+		if err == nil {
+			if !fi.IsDir() {
+				return "", fmt.Errorf("cannot create folder %q: %q is a file, not a folder (choose another output path or move the file)", dir, existing)
+			}
+			break
+		}
+		if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			return "", fmt.Errorf("folder %q: %w", dir, err)
+		}
+		parent := filepath.Dir(existing)
+		if parent == existing {
+			break
+		}
+		existing = parent
+	}
+	const wOK, xOK = 0x2, 0x1 // access(2): may create entries in the folder
+	if err := syscall.Access(existing, wOK|xOK); err != nil {
+		return "", fmt.Errorf("folder %q is not writable by this user (fix its permissions or choose another output path): %w", existing, err)
+	}
+	if existing != dir {
+		return fmt.Sprintf("%s does not exist yet; a real run creates it under %s, which is writable", dir, existing), nil
+	}
+	return dir + " is a writable folder", nil
 }
 
 // startOrAttach starts the job's workflow or attaches to the run already

@@ -103,19 +103,19 @@ type Options struct {
 	// Dataset is a path or URL (http(s), s3://, hf://datasets/…) of a JSONL
 	// or Parquet file, or "sample" for the shipped sample. GEM's
 	// dataset_name and split are folded into the default URL (HubURL).
-	Dataset string `json:"dataset"`
+	Dataset string `json:"dataset" len:"1,4096"`
 	// QuestionKey is the column holding the problem statement.
-	QuestionKey string `json:"question_key"`
+	QuestionKey string `json:"question_key" len:"1,256"`
 	// TestKey is the column holding the tests: {"inputs": [...],
 	// "outputs": [...]}, that object as JSON text, or any other shape
 	// codecheck.ParseTests reads.
-	TestKey string `json:"test_key"`
+	TestKey string `json:"test_key" len:"1,256"`
 	// Timeout is the wall-clock limit of the program on one test, a Go
 	// duration string ("10s", "1500ms"); GEM's is 10 seconds.
-	Timeout string `json:"timeout"`
+	Timeout string `json:"timeout" len:"1,32"`
 	// MaxTests is how many tests are run, the longest inputs first (GEM's
 	// max_tests).
-	MaxTests int `json:"max_tests"`
+	MaxTests int `json:"max_tests" range:"1,100"`
 	// FailFast stops at the first failing test. The reward is the same
 	// either way (1 needs every test); it bounds a hanging program at one
 	// Timeout instead of max_tests of them, at the price of a passed count

@@ -18,7 +18,7 @@ type sayYes struct {
 }
 
 type yesOptions struct {
-	Limit int `json:"limit"`
+	Limit int `json:"limit" range:"0,100"`
 }
 
 func (o yesOptions) Validate() error {

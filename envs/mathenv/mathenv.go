@@ -90,11 +90,11 @@ func Datasets() []Dataset { return append([]Dataset(nil), datasets...) }
 // one location: the file of that split.
 type Options struct {
 	// Dataset is a JSONL or Parquet file (path or URL), or "sample".
-	Dataset string `json:"dataset"`
+	Dataset string `json:"dataset" len:"1,4096"`
 	// QuestionKey and AnswerKey name the question and reference-answer
 	// columns (GEM's question_key and answer_key).
-	QuestionKey string `json:"question_key"`
-	AnswerKey   string `json:"answer_key"`
+	QuestionKey string `json:"question_key" len:"1,256"`
+	AnswerKey   string `json:"answer_key" len:"1,256"`
 	// UseFormatErrorReward: a response with no \boxed{} earns −0.1 instead
 	// of 0 (GEM's use_format_error_reward).
 	UseFormatErrorReward bool `json:"use_format_error_reward"`

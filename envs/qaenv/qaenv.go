@@ -53,12 +53,12 @@ type Options struct {
 	// Dataset is the data: a path, an http(s)://, s3:// or
 	// hf://datasets/<owner>/<name>[@rev]/<path> URL of a JSONL or Parquet
 	// file, or "sample" for the package's generated sample.
-	Dataset string `json:"dataset"`
+	Dataset string `json:"dataset" len:"1,4096"`
 	// QuestionKey is the column holding the question.
-	QuestionKey string `json:"question_key"`
+	QuestionKey string `json:"question_key" len:"1,256"`
 	// AnswerKey is the column holding the answer: one string (or number,
 	// or boolean) or a list of acceptable ones.
-	AnswerKey string `json:"answer_key"`
+	AnswerKey string `json:"answer_key" len:"1,256"`
 	// ExtractBoxed takes the answer from the last \boxed{} instead of the
 	// last <answer> tag (GEM's extract_boxed; true for the logic ids).
 	ExtractBoxed bool `json:"extract_boxed"`

@@ -35,8 +35,8 @@ type Options struct {
 	// (3 to 6). GEM switches to a list of rare words; Quarry's rare words
 	// have no clues, so it uses length for difficulty instead.
 	Hardcore *bool `json:"hardcore"`
-	MaxTurns *int  `json:"max_turns"`
-	NumWords *int  `json:"num_words"`
+	MaxTurns *int  `json:"max_turns" range:"1,1000"`
+	NumWords *int  `json:"num_words" range:"1,5"`
 }
 
 func (o Options) random() bool { return o.Hardcore == nil || o.MaxTurns == nil || o.NumWords == nil }

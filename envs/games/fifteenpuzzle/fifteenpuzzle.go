@@ -38,10 +38,10 @@ const (
 // Options are GEM's constructor parameters. A nil num_rows or max_turns draws
 // the size and turn limit per episode (the -random variant).
 type Options struct {
-	NumRows     *int   `json:"num_rows"`
-	MaxTurns    *int   `json:"max_turns"`
-	InitAlgo    string `json:"init_algo"`
-	MCRandMoves int    `json:"mc_rand_moves"`
+	NumRows     *int   `json:"num_rows" range:"2,9"`
+	MaxTurns    *int   `json:"max_turns" range:"1,1000"`
+	InitAlgo    string `json:"init_algo" len:"1,32"`
+	MCRandMoves int    `json:"mc_rand_moves" range:"1,100000"`
 }
 
 func (o Options) random() bool { return o.NumRows == nil || o.MaxTurns == nil }

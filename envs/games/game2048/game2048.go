@@ -34,9 +34,9 @@ import (
 // Options are GEM's constructor parameters. A nil target_tile or max_turns
 // draws both per episode (the -random variant).
 type Options struct {
-	TargetTile *int `json:"target_tile"`
-	MaxTurns   *int `json:"max_turns"`
-	BoardSize  int  `json:"board_size"`
+	TargetTile *int `json:"target_tile" range:"8,1073741824"`
+	MaxTurns   *int `json:"max_turns" range:"1,1000"`
+	BoardSize  int  `json:"board_size" range:"2,8"`
 }
 
 func (o Options) random() bool { return o.TargetTile == nil || o.MaxTurns == nil }

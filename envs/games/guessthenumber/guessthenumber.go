@@ -16,9 +16,9 @@ import (
 // Options are GEM's registration parameters. A nil range draws a random
 // range per episode (the -random variant), with max_turns derived from it.
 type Options struct {
-	MinNumber *int `json:"min_number"`
-	MaxNumber *int `json:"max_number"`
-	MaxTurns  *int `json:"max_turns"`
+	MinNumber *int `json:"min_number" range:"-1000000000,1000000000"`
+	MaxNumber *int `json:"max_number" range:"-1000000000,1000000000"`
+	MaxTurns  *int `json:"max_turns" range:"1,1000"`
 }
 
 func (o Options) random() bool { return o.MinNumber == nil || o.MaxNumber == nil }

@@ -17,12 +17,12 @@ import (
 // Options are GEM's registration parameters. If word_length or max_turns is
 // null, each episode draws both from randomGames (the -random variant).
 type Options struct {
-	WordLength *int `json:"word_length"`
+	WordLength *int `json:"word_length" range:"3,10"`
 	// Hardcore draws the secret from the extended word list (rarer words)
 	// instead of the common one, as GEM switches from NLTK's basic English
 	// words to its full list.
 	Hardcore bool `json:"hardcore"`
-	MaxTurns *int `json:"max_turns"`
+	MaxTurns *int `json:"max_turns" range:"1,1000"`
 }
 
 func (o Options) random() bool { return o.WordLength == nil || o.MaxTurns == nil }

@@ -19,10 +19,10 @@ import (
 // num_numbers or max_turns is nil, all three are drawn per episode (the
 // -random variant), as GEM does.
 type Options struct {
-	CodeLength       *int `json:"code_length"`
-	NumNumbers       *int `json:"num_numbers"`
+	CodeLength       *int `json:"code_length" range:"1,6"`
+	NumNumbers       *int `json:"num_numbers" range:"1,10"`
 	DuplicateNumbers bool `json:"duplicate_numbers"`
-	MaxTurns         *int `json:"max_turns"`
+	MaxTurns         *int `json:"max_turns" range:"1,1000"`
 }
 
 func (o Options) random() bool {

@@ -389,12 +389,13 @@ func TestOptions(t *testing.T) {
 		{Options: map[string]any{"code_length": 0}, Option: "code_length"},
 		{Options: map[string]any{"num_numbers": 0}, Option: "num_numbers"},
 		{Options: map[string]any{"max_turns": 0}, Option: "max_turns"},
-		{Options: map[string]any{"code_length": 7}, Option: "code_length"}, // 7 distinct of 6
+		{Options: map[string]any{"code_length": 5, "num_numbers": 4}, Option: "code_length"}, // 5 distinct of 4
+		{Options: map[string]any{"code_length": 7}, Option: "code_length"},                   // past the range
 	})
 	envtest.OptionErrors(t, r, "game:Mastermind-v0-random", []envtest.OptionCase{{Options: map[string]any{"colours": 3}, Option: "colours"}})
 	envtest.OptionErrors(t, r, "game:Mastermind-v0-hard", []envtest.OptionCase{{Options: map[string]any{"max_turns": 2.5}, Option: "max_turns"}})
-	// 7 digits of 6 is fine when they may repeat.
-	if _, err := r.Make("game:Mastermind-v0-easy", map[string]any{"code_length": 7, "duplicate_numbers": true}); err != nil {
+	// 6 digits of 4 is fine when they may repeat.
+	if _, err := r.Make("game:Mastermind-v0-easy", map[string]any{"code_length": 6, "num_numbers": 4, "duplicate_numbers": true}); err != nil {
 		t.Fatal(err)
 	}
 }

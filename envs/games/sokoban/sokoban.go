@@ -28,9 +28,9 @@ import (
 // max_turns draws all three per episode (the -random variant). dim_room is
 // [rows, columns], the outer walls included.
 type Options struct {
-	DimRoom  []int `json:"dim_room"`
-	NumBoxes *int  `json:"num_boxes"`
-	MaxTurns *int  `json:"max_turns"`
+	DimRoom  []int `json:"dim_room" len:"2,2" range:"5,10"`
+	NumBoxes *int  `json:"num_boxes" range:"1,6"`
+	MaxTurns *int  `json:"max_turns" range:"5,300"`
 }
 
 func (o Options) random() bool { return o.DimRoom == nil || o.NumBoxes == nil || o.MaxTurns == nil }

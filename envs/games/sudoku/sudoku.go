@@ -25,9 +25,9 @@ import (
 // `clues` givens with a unique solution: 6 empty cells for -easy, 31 for
 // -hard.
 type Options struct {
-	Clues    *int `json:"clues"`
-	MaxTurns *int `json:"max_turns"`
-	Scale    *int `json:"scale"`
+	Clues    *int `json:"clues" range:"4,80"`
+	MaxTurns *int `json:"max_turns" range:"1,1000"`
+	Scale    *int `json:"scale" range:"4,9"`
 }
 
 func (o Options) random() bool { return o.Clues == nil || o.MaxTurns == nil || o.Scale == nil }

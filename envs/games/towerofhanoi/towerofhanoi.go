@@ -17,8 +17,8 @@ import (
 // Options are GEM's registration parameters. If either is nil, both are drawn
 // per episode (the -random variant), as GEM does.
 type Options struct {
-	NumDisks *int `json:"num_disks"`
-	MaxTurns *int `json:"max_turns"`
+	NumDisks *int `json:"num_disks" range:"1,20"`
+	MaxTurns *int `json:"max_turns" range:"1,10000"`
 }
 
 func (o Options) random() bool { return o.NumDisks == nil || o.MaxTurns == nil }

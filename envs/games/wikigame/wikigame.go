@@ -68,6 +68,9 @@ type SummaryLength struct {
 	bad    string // why the JSON value was not a (length, unit) pair; Validate reports it
 }
 
+// BoundValue is the number the option's range bounds: the length.
+func (s SummaryLength) BoundValue() float64 { return float64(s.Length) }
+
 // MarshalJSON writes the pair as GEM's tuple.
 func (s SummaryLength) MarshalJSON() ([]byte, error) {
 	return json.Marshal([]any{s.Length, s.Unit})
@@ -91,17 +94,17 @@ func (s *SummaryLength) UnmarshalJSON(b []byte) error {
 // Options are GEM's WikiGameEnv parameters, plus the path-length range
 // Quarry draws episodes from.
 type Options struct {
-	MaxTurns int `json:"max_turns"`
+	MaxTurns int `json:"max_turns" range:"1,1000"`
 	// Backend: "wordnet", the bundled graph (GEM: "mw" or "kiwix").
-	Backend string `json:"backend"`
+	Backend string `json:"backend" len:"0,32"`
 	// TrawlerKwargs configure GEM's live backends; the bundled graph takes none.
-	TrawlerKwargs     map[string]any `json:"trawler_kwargs"`
-	PageSummaryLength SummaryLength  `json:"page_summary_length"`
-	Variant           string         `json:"variant"`
+	TrawlerKwargs     map[string]any `json:"trawler_kwargs" len:"0,0"`
+	PageSummaryLength SummaryLength  `json:"page_summary_length" range:"0,100000"`
+	Variant           string         `json:"variant" len:"0,32"`
 	// MinPathLength and MaxPathLength bound the shortest-path distance from
 	// start to target (not in GEM, which draws both pages at random).
-	MinPathLength int `json:"min_path_length"`
-	MaxPathLength int `json:"max_path_length"`
+	MinPathLength int `json:"min_path_length" range:"1,1000"`
+	MaxPathLength int `json:"max_path_length" range:"1,1000"`
 }
 
 // Validate checks every option.

@@ -17,11 +17,11 @@ import (
 // null, each episode draws both (the -random variant): a length of 3 to 5
 // letters and five turns per letter.
 type Options struct {
-	WordLength *int `json:"word_length"`
+	WordLength *int `json:"word_length" range:"3,10"`
 	// OnlyRealWords rejects guesses that are not dictionary words (GEM
 	// accepts the parameter but never checks it; Quarry does, see Step).
 	OnlyRealWords bool `json:"only_real_words"`
-	MaxTurns      *int `json:"max_turns"`
+	MaxTurns      *int `json:"max_turns" range:"1,1000"`
 }
 
 func (o Options) random() bool { return o.WordLength == nil || o.MaxTurns == nil }

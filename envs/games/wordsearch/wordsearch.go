@@ -36,8 +36,8 @@ type Options struct {
 	// Hardcore hides rarer words (the extended list) instead of common
 	// ones, as GEM switches from NLTK's basic English words to its full list.
 	Hardcore *bool `json:"hardcore"`
-	MaxTurns *int  `json:"max_turns"`
-	NumWords *int  `json:"num_words"`
+	MaxTurns *int  `json:"max_turns" range:"1,1000"`
+	NumWords *int  `json:"num_words" range:"1,10"`
 }
 
 func (o Options) random() bool { return o.Hardcore == nil || o.MaxTurns == nil || o.NumWords == nil }

@@ -51,11 +51,11 @@ var levels = [...]level{
 // {"difficulty": 3, "max_digits": 2} is level 3 with short numbers.
 type Options struct {
 	// Difficulty 0 is reasoning-gym's default config; 1..4 its curriculum levels.
-	Difficulty       int  `json:"difficulty"`
-	MinTerms         *int `json:"min_terms"`
-	MaxTerms         *int `json:"max_terms"`
-	MinDigits        *int `json:"min_digits"`
-	MaxDigits        *int `json:"max_digits"`
+	Difficulty       int  `json:"difficulty" range:"0,4"`
+	MinTerms         *int `json:"min_terms" range:"1,32"`
+	MaxTerms         *int `json:"max_terms" range:"1,32"`
+	MinDigits        *int `json:"min_digits" range:"1,9"`
+	MaxDigits        *int `json:"max_digits" range:"1,9"`
 	AllowParentheses bool `json:"allow_parentheses"`
 	AllowNegation    bool `json:"allow_negation"`
 }

@@ -1,0 +1,143 @@
+package schema
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// goodSpec is goodYAML decoded and defaulted.
+func goodSpec(t *testing.T) JobSpec {
+	t.Helper()
+	s, err := ParseJobSpec([]byte(goodYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = s.WithDefaults()
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// wantField asserts that err is a SpecError with a problem at path
+// containing want.
+func wantField(t *testing.T, err error, path, want string) {
+	t.Helper()
+	var se SpecError
+	if !errors.As(err, &se) {
+		t.Fatalf("%s: err %v, want a SpecError", path, err)
+	}
+	for _, fe := range se {
+		if fe.Path == path && strings.Contains(fe.Problem, want) {
+			return
+		}
+	}
+	t.Errorf("want %s: …%s…; got %v", path, want, err)
+}
+
+func TestTaskCountsCannotOverflow(t *testing.T) {
+	// 2^62 tasks × 4 samples wraps int64 to 0: today a job of 0 batches
+	// (or negative ones) that retries forever.
+	s := goodSpec(t)
+	s.Tasks = 1 << 62
+	wantField(t, s.Validate(), "tasks", "want at most 1000000000")
+
+	s = goodSpec(t)
+	s.Tasks, s.SamplesPerTask, s.BatchSize = 600_000_000, 4, 256
+	wantField(t, s.Validate(), "tasks", "2400000000 episodes: want at most 1000000000")
+
+	s = goodSpec(t)
+	s.SamplesPerTask = 1 << 40
+	wantField(t, s.Validate(), "samples_per_task", "want at most 4096")
+}
+
+func TestNumbersHaveUpperBounds(t *testing.T) {
+	for _, tt := range []struct {
+		mutate func(*JobSpec)
+		path   string
+	}{
+		{func(s *JobSpec) { s.MaxTurns = 1 << 30 }, "max_turns"},
+		{func(s *JobSpec) { s.MaxHistory = 1 << 30 }, "max_history"},
+		{func(s *JobSpec) { s.InFlight.Batches = 100000 }, "in_flight.batches"},
+		{func(s *JobSpec) { s.InFlight.Episodes = 100000 }, "in_flight.episodes"},
+		{func(s *JobSpec) { s.Policy.OpenAI.Concurrency = 1 << 20 }, "policy.openai.concurrency"},
+		{func(s *JobSpec) { s.Policy.OpenAI.Sampling.MaxTokens = 1 << 30 }, "policy.openai.sampling.max_tokens"},
+		{func(s *JobSpec) { s.Policy.OpenAI.RequestTimeout = Duration(1 << 62) }, "policy.openai.request_timeout"},
+		{func(s *JobSpec) { s.Episode.Timeout = Duration(1 << 62) }, "episode.timeout"},
+		{func(s *JobSpec) { s.Policy.OpenAI.Model = strings.Repeat("m", 1000) }, "policy.openai.model"},
+	} {
+		s := goodSpec(t)
+		tt.mutate(&s)
+		wantField(t, s.Validate(), tt.path, "want at most")
+	}
+}
+
+// TestLargeExtraBodyRefused: a 20 KB extra_body is copied into each of the
+// 256 episodes a batch starts in one workflow task (5 MiB, over Temporal's
+// 4 MiB transaction limit: the batch was terminated while --dry-run called
+// the spec valid).
+func TestLargeExtraBodyRefused(t *testing.T) {
+	s := goodSpec(t)
+	s.Tasks, s.SamplesPerTask, s.BatchSize = 1000, 8, 256
+	s.InFlight.Episodes = 256
+	s.Policy.OpenAI.ExtraBody = map[string]any{"logit_bias": strings.Repeat("x", 20<<10)}
+	err := s.Validate()
+	wantField(t, err, "in_flight.episodes", "Temporal's 4.0 MiB transaction limit")
+	wantField(t, err, "in_flight.episodes", "policy.openai.extra_body")
+
+	// The limit it names is enough.
+	var se SpecError
+	errors.As(err, &se)
+	s.InFlight.Episodes = s.maxInFlight(jsonSize(s) + jsonSize(s.Envs[0].Options) + len(s.Envs[0].ID) + copyOverhead)
+	if err := s.Validate(); err != nil {
+		t.Errorf("at the suggested in_flight.episodes %d: %v", s.InFlight.Episodes, err)
+	}
+
+	s.Policy.OpenAI.ExtraBody = map[string]any{"logit_bias": strings.Repeat("x", 70<<10)}
+	wantField(t, s.Validate(), "policy.openai.extra_body", "want at most 64.0 KiB")
+}
+
+func TestBatchHistoryBudget(t *testing.T) {
+	s := goodSpec(t)
+	s.Tasks, s.SamplesPerTask, s.BatchSize, s.InFlight.Episodes = 100000, 4, 4096, 64
+	s.Policy.OpenAI.ExtraBody = map[string]any{"bias": strings.Repeat("x", 12<<10)}
+	wantField(t, s.Validate(), "batch_size", "history limit")
+}
+
+func TestJobInFlightBudget(t *testing.T) {
+	s := goodSpec(t)
+	s.Tasks, s.SamplesPerTask, s.BatchSize = 1_000_000, 4, 256
+	s.InFlight.Batches, s.InFlight.Episodes = 256, 16
+	s.Policy.OpenAI.ExtraBody = map[string]any{"bias": strings.Repeat("x", 20<<10)}
+	wantField(t, s.Validate(), "in_flight.batches", "want in_flight.batches at most")
+}
+
+// TestBillionLaughs: nine levels of ten aliases would expand to 10^9 strings.
+func TestBillionLaughs(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("job: lol\nenvs: [{id: game:GuessTheNumber-v0-easy}]\ntasks: 1\npolicy:\n  kind: openai\n  openai:\n    endpoints: [http://127.0.0.1:8000/v1]\n    model: m\n    extra_body:\n      l0: &l0 lol\n")
+	for i := 1; i <= 9; i++ {
+		b.WriteString("      l" + string(rune('0'+i)) + ": &l" + string(rune('0'+i)) + " [")
+		for j := range 10 {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("*l" + string(rune('0'+i-1)))
+		}
+		b.WriteString("]\n")
+	}
+	_, err := ParseJobSpec([]byte(b.String()))
+	if err == nil || !strings.Contains(err.Error(), "anchors and aliases expand to more than") {
+		t.Fatalf("ParseJobSpec(billion laughs) = %v, want a refusal", err)
+	}
+	// A few aliases are fine.
+	ok := "x: &opts {max_turns: 5}\n"
+	if err := checkYAML([]byte(ok + "y: [*opts, *opts]\n")); err != nil {
+		t.Errorf("two aliases: %v", err)
+	}
+	big := []byte("job: x\n# " + strings.Repeat("c", MaxSpecDocumentBytes) + "\n")
+	if _, err := ParseJobSpec(big); err == nil || !strings.Contains(err.Error(), "want at most 1.0 MiB") {
+		t.Errorf("ParseJobSpec(1 MiB) = %v, want a size refusal", err)
+	}
+}
