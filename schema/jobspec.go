@@ -154,7 +154,7 @@ const (
 
 // The default per-request timeout follows max_tokens (see RequestTimeoutFor).
 const (
-	RequestTimeoutBase     = Duration(30 * time.Second)      // queueing and prefill
+	RequestTimeoutBase     = Duration(30 * time.Second)       // queueing and prefill
 	RequestTimeoutPerToken = Duration(100 * time.Millisecond) // a slow decode: 10 tokens/s
 	MinRequestTimeout      = Duration(time.Minute)
 )
