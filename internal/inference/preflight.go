@@ -75,7 +75,7 @@ func (r Report) Adjust(spec schema.OpenAIPolicy) (schema.OpenAIPolicy, []string)
 // must answer and list the model, and one tiny chat completion (max_tokens
 // 1, the spec's sampling and extra_body, return_token_ids and logprobs
 // asked for) must succeed. Transient faults (429, 5xx, timeouts, dropped
-// connections, a malformed answer) are retried with backoff, honouring
+// connections, a malformed answer; not a refused connection) are retried with backoff, honouring
 // Retry-After, within WithPreflightTimeout per endpoint (30 s by default),
 // so a hung endpoint fails the preflight that soon. What stays wrong is an
 // error: an unreachable endpoint ErrUnavailable saying so, a refused key
@@ -114,7 +114,9 @@ func (p *Pool) preflightRetrying(ctx context.Context, ep *endpoint) (EndpointInf
 	for attempt := 1; ; attempt++ {
 		info, err := p.preflight(ctx, bctx, ep)
 		e, ok := errors.AsType[*Error](err)
-		if err == nil || !ok || (e.Kind != ErrUnavailable && e.Kind != ErrBadAnswer) {
+		if err == nil || !ok || (e.Kind != ErrUnavailable && e.Kind != ErrBadAnswer) || e.Fault() == FaultUnreachable {
+			// A refused connection is reported at once: at submit time it
+			// is a wrong address far more often than a server starting.
 			return info, err
 		}
 		e.Attempts = attempt

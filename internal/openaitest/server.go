@@ -68,6 +68,7 @@ type config struct {
 	apiKey      string
 	policy      Policy
 	latency     time.Duration
+	hold        <-chan struct{}
 	noTokenIDs  bool
 	faults      []Fault
 	modelFaults []Fault
@@ -95,6 +96,11 @@ func WithPolicy(p Policy) Option { return func(c *config) { c.policy = p } }
 // WithLatency delays every chat completion by d (a client that goes away
 // stops the wait).
 func WithLatency(d time.Duration) Option { return func(c *config) { c.latency = d } }
+
+// WithHold makes every chat completion wait until ch is closed (or the
+// client goes away) before it is answered: a test decides when a long
+// generation ends instead of guessing with a latency.
+func WithHold(ch <-chan struct{}) Option { return func(c *config) { c.hold = ch } }
 
 // WithoutTokenIDs ignores return_token_ids, as vLLM before 0.10.2 did:
 // prompt_token_ids and token_ids are always null.
@@ -593,7 +599,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec *Record) {
 		budget = *maxTokens
 	}
 
-	if !s.sleep(r, s.cfg.latency) {
+	if !s.sleep(r, s.cfg.latency) || !s.wait(r, s.cfg.hold) {
 		return
 	}
 
@@ -714,6 +720,21 @@ func (s *Server) sleep(r *http.Request, d time.Duration) bool {
 	defer t.Stop()
 	select {
 	case <-t.C:
+		return true
+	case <-r.Context().Done():
+	case <-s.stop:
+	}
+	return false
+}
+
+// wait waits until ch is closed (at once for a nil ch) unless the client
+// goes away or the server closes first.
+func (s *Server) wait(r *http.Request, ch <-chan struct{}) bool {
+	if ch == nil {
+		return true
+	}
+	select {
+	case <-ch:
 		return true
 	case <-r.Context().Done():
 	case <-s.stop:
