@@ -107,7 +107,7 @@ func priorFaults(ctx context.Context, in GenerateInput) faults {
 	}
 	info := activity.GetInfo(ctx)
 	f.runs = int(info.Attempt) - 1
-	if f.runs > 0 && activity.HasHeartbeatDetails(ctx) {
+	if activity.HasHeartbeatDetails(ctx) {
 		_ = activity.GetHeartbeatDetails(ctx, &f.base) // unreadable details count as none
 	}
 	return f
@@ -181,6 +181,9 @@ type turnState struct {
 	pools    map[string]*inference.Pool
 	replays  atomic.Int64
 	tools    *toolset.Host
+	// poolOptions are added to every pool's options (tests shorten the
+	// backoff with them).
+	poolOptions []inference.Option
 }
 
 // SessionReplays counts the sessions this worker rebuilt by reading an
@@ -210,7 +213,7 @@ func (a *Activities) pool(spec schema.JobSpec) (*inference.Pool, error) {
 	if p, ok := ts.pools[key]; ok {
 		return p, nil
 	}
-	p, err := inference.NewPool(*spec.Policy.OpenAI, inference.WithLogger(a.logger()))
+	p, err := inference.NewPool(*spec.Policy.OpenAI, append([]inference.Option{inference.WithLogger(a.logger())}, ts.poolOptions...)...)
 	if err != nil {
 		return nil, err
 	}
