@@ -46,7 +46,6 @@ func (a *Activities) WriteShard(ctx context.Context, in WriteShardInput) (ShardS
 		return ShardSummary{}, err
 	}
 	sin := shard.Input{Job: in.Spec.Job, Batch: in.Batch, Gamma: *in.Spec.Gamma, NormScheme: schema.NormReBN}
-	sum := ShardSummary{Batch: in.Batch, Episodes: len(in.Episodes)}
 	for _, o := range in.Episodes {
 		plan := in.Envs[o.Slot.Env]
 		e := shard.Episode{
@@ -58,15 +57,6 @@ func (a *Activities) WriteShard(ctx context.Context, in WriteShardInput) (ShardS
 		}
 		if f := o.Failure; f != nil {
 			e.Failure = &shard.Failure{ErrorClass: f.ErrorClass, Attempts: f.Attempts, Turns: o.Turns, Message: f.Message}
-			sum.Failed++
-		} else {
-			sum.Turns += int64(o.Turns)
-			sum.RewardSum += o.TotalReward
-			sum.PromptTokens += o.PromptTokens
-			sum.ResponseTokens += o.ResponseTokens
-			if o.Success {
-				sum.Successes++
-			}
 		}
 		sin.Episodes = append(sin.Episodes, e)
 	}
@@ -82,8 +72,44 @@ func (a *Activities) WriteShard(ctx context.Context, in WriteShardInput) (ShardS
 		}
 		return ShardSummary{}, fmt.Errorf("write shard %d: %w", in.Batch, err)
 	}
+	failed := map[int]bool{}
+	for _, o := range in.Episodes {
+		if o.Failure != nil {
+			failed[o.Slot.Episode] = true
+		}
+	}
+	if int(m.FailedEpisodes) != len(failed) {
+		// The writer failed episodes whose turns made no valid rows.
+		fs, err := shard.Failures(ctx, st, m)
+		if err != nil {
+			return ShardSummary{}, fmt.Errorf("write shard %d: read its failures: %w", in.Batch, err)
+		}
+		for _, f := range fs {
+			failed[f.Episode] = true
+		}
+	}
+	sum := summarize(in, failed)
 	sum.TurnRows = m.TurnRows
 	return sum, nil
+}
+
+// summarize is the batch's summary, the episodes in failed counted as failed.
+func summarize(in WriteShardInput, failed map[int]bool) ShardSummary {
+	sum := ShardSummary{Batch: in.Batch, Episodes: len(in.Episodes)}
+	for _, o := range in.Episodes {
+		if failed[o.Slot.Episode] {
+			sum.Failed++
+			continue
+		}
+		sum.Turns += int64(o.Turns)
+		sum.RewardSum += o.TotalReward
+		sum.PromptTokens += o.PromptTokens
+		sum.ResponseTokens += o.ResponseTokens
+		if o.Success {
+			sum.Successes++
+		}
+	}
+	return sum
 }
 
 // WriteSuccessInput finishes a job.

@@ -61,6 +61,80 @@ type GenerateInput struct {
 	// AttemptBase offsets the activity's attempt so record keys never repeat
 	// across workflow runs and re-schedules.
 	AttemptBase int `json:"attempt_base"`
+	// PriorFaults counts this turn's failed attempts in earlier schedules
+	// of Generate (say, before the job paused for an endpoint that was
+	// down; GenerateFailure.FailedAttempts of the last one), and PriorFault
+	// is the last one's class. Both are added to the failed_attempts and
+	// last_fault columns of the accepted turn.
+	PriorFaults int    `json:"prior_faults,omitempty"`
+	PriorFault  string `json:"prior_fault,omitempty"`
+}
+
+// GenerateFailure is the detail of a Generate error of type
+// ErrTypeBadAnswer or ErrTypeEndpointDown: how many attempts this turn has
+// failed so far (PriorFaults included) and the last one's class.
+type GenerateFailure struct {
+	FailedAttempts int    `json:"failed_attempts"`
+	LastFault      string `json:"last_fault,omitempty"`
+}
+
+// FaultActivityRetry is the last_fault class of a turn whose previous
+// Generate run ended without a result (a worker lost mid-request, a store
+// error after the answer) and whose accepted run had no fault of its own.
+const FaultActivityRetry = "ActivityRetry"
+
+// generateProgress is Generate's heartbeat detail: the request faults of
+// this turn's runs so far, so a retried run counts them.
+type generateProgress struct {
+	Attempt    int    `json:"attempt"`     // the inference attempt in flight
+	PoolFaults int    `json:"pool_faults"` // failed requests over this schedule's runs
+	LastFault  string `json:"last_fault,omitempty"`
+}
+
+// faults tracks one Generate run's count of failed attempts.
+type faults struct {
+	base     generateProgress // what earlier runs of this schedule recorded
+	runs     int              // earlier runs of this schedule (Temporal's attempt - 1)
+	prior    int              // in.PriorFaults
+	priorCls string
+}
+
+// priorFaults reads what the earlier runs of this schedule recorded.
+func priorFaults(ctx context.Context, in GenerateInput) faults {
+	f := faults{prior: in.PriorFaults, priorCls: in.PriorFault}
+	if !activity.IsActivity(ctx) {
+		return f
+	}
+	info := activity.GetInfo(ctx)
+	f.runs = int(info.Attempt) - 1
+	if activity.HasHeartbeatDetails(ctx) {
+		_ = activity.GetHeartbeatDetails(ctx, &f.base) // unreadable details count as none
+	}
+	return f
+}
+
+// progress is the heartbeat detail once this run has seen run's faults.
+func (f faults) progress(attempt int, run []string) generateProgress {
+	p := generateProgress{Attempt: attempt, PoolFaults: f.base.PoolFaults + len(run), LastFault: f.base.LastFault}
+	if len(run) > 0 {
+		p.LastFault = run[len(run)-1]
+	}
+	return p
+}
+
+// total is the turn's failed attempts and the last one's class, given this
+// run's request faults.
+func (f faults) total(run []string) (int, string) {
+	n := f.prior + f.runs + f.base.PoolFaults + len(run)
+	switch {
+	case len(run) > 0:
+		return n, run[len(run)-1]
+	case f.runs > 0:
+		return n, FaultActivityRetry
+	case n > 0:
+		return n, f.priorCls
+	}
+	return 0, ""
 }
 
 // GenerateResult is the small result the workflow keeps.
@@ -107,6 +181,9 @@ type turnState struct {
 	pools    map[string]*inference.Pool
 	replays  atomic.Int64
 	tools    *toolset.Host
+	// poolOptions are added to every pool's options (tests shorten the
+	// backoff with them).
+	poolOptions []inference.Option
 }
 
 // SessionReplays counts the sessions this worker rebuilt by reading an
@@ -136,7 +213,7 @@ func (a *Activities) pool(spec schema.JobSpec) (*inference.Pool, error) {
 	if p, ok := ts.pools[key]; ok {
 		return p, nil
 	}
-	p, err := inference.NewPool(*spec.Policy.OpenAI, inference.WithLogger(a.logger()))
+	p, err := inference.NewPool(*spec.Policy.OpenAI, append([]inference.Option{inference.WithLogger(a.logger())}, ts.poolOptions...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -242,6 +319,10 @@ func tag(ctx context.Context) (string, int) {
 // generate record before returning its ref.
 func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateResult, error) {
 	spec := in.Episode.Spec
+	fs := priorFaults(ctx, in)
+	if activity.IsActivity(ctx) {
+		activity.RecordHeartbeat(ctx, fs.progress(0, nil))
+	}
 	s, err := a.session(ctx, in.Episode, in.Head, in.Turn)
 	if err != nil {
 		return GenerateResult{}, err
@@ -259,9 +340,12 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateRe
 	if msgs == nil {
 		msgs = []envs.Message{{Role: "user", Content: prompt.Text}}
 	}
+	var run []string // this run's request faults, from the pool
 	req := inference.Request{
-		Affinity:  schema.GroupID(spec.Job, in.Episode.Slot.Batch, in.Episode.Slot.Group),
-		Heartbeat: func(p inference.Progress) { activity.RecordHeartbeat(ctx, p.Attempt) },
+		Affinity: schema.GroupID(spec.Job, in.Episode.Slot.Batch, in.Episode.Slot.Group),
+		Heartbeat: func(p inference.Progress) {
+			activity.RecordHeartbeat(ctx, fs.progress(p.Attempt, p.Faults))
+		},
 	}
 	var native *toolset.Set
 	if t := spec.Tools; t != nil && t.Calling == schema.CallingNative {
@@ -281,6 +365,9 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateRe
 		}
 	}
 	res, err := pool.Generate(ctx, req)
+	if e, ok := errors.AsType[*inference.Error](err); ok {
+		run = e.Faults
+	}
 	if err == nil && len(res.ToolCalls) > 0 {
 		// The first call is the turn's (one tool per turn, as GEM), recorded
 		// in the action as the model wrote it; the parser finds it there.
@@ -290,7 +377,11 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateRe
 	switch {
 	case errors.Is(err, inference.ErrContextLength):
 		return GenerateResult{ContextExceeded: true}, nil
-	case errors.Is(err, inference.ErrAuth), errors.Is(err, inference.ErrModelNotFound), errors.Is(err, inference.ErrBadRequest):
+	case errors.Is(err, inference.ErrBadAnswer):
+		return GenerateResult{}, generateFailure(err, ErrTypeBadAnswer, fs, run)
+	case errors.Is(err, inference.ErrModelNotFound), errors.Is(err, inference.ErrUnavailable):
+		return GenerateResult{}, generateFailure(err, ErrTypeEndpointDown, fs, run)
+	case errors.Is(err, inference.ErrAuth), errors.Is(err, inference.ErrBadRequest):
 		return GenerateResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInference, err)
 	case err != nil:
 		return GenerateResult{}, err
@@ -308,9 +399,18 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateRe
 	if v := spec.Policy.OpenAI.PolicyVersion; v != "" {
 		rec.PolicyVersion = &v
 	}
+	n, last := fs.total(res.Faults)
+	rec.FailedAttempts = &n
+	if last != "" {
+		rec.LastFault = &last
+	}
 	if res.TokenSource() == schema.TokenSourceServed {
 		rec.PromptTokenIDs, rec.Segment = s.PromptTokens(res.PromptTokenIDs)
 		rec.PromptLen = len(res.PromptTokenIDs)
+	} else {
+		// Without token ids the token columns are null: logprobs that
+		// match no tokens are not recorded.
+		rec.ResponseLogprobs = nil
 	}
 	st, err := a.Stores.Open(ctx, spec.Output)
 	if err != nil {
@@ -322,6 +422,13 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateRe
 	}
 	a.crash("generate:after-record")
 	return GenerateResult{Ref: ref, PromptTokens: res.PromptTokens, ResponseTokens: res.CompletionTokens}, nil
+}
+
+// generateFailure is the non-retryable error of a turn that gave up, with
+// the turn's fault count as its detail (GenerateFailure).
+func generateFailure(err error, typ string, fs faults, run []string) error {
+	n, last := fs.total(run)
+	return temporal.NewNonRetryableApplicationError(err.Error(), typ, err, GenerateFailure{FailedAttempts: n, LastFault: last})
 }
 
 // Act steps the env with the accepted generation and writes the act record,

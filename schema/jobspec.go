@@ -152,6 +152,26 @@ const (
 	DefaultSearchTimeout    = Duration(5 * time.Second)
 )
 
+// The default per-request timeout follows max_tokens (see RequestTimeoutFor).
+const (
+	RequestTimeoutBase     = Duration(30 * time.Second)       // queueing and prefill
+	RequestTimeoutPerToken = Duration(100 * time.Millisecond) // a slow decode: 10 tokens/s
+	MinRequestTimeout      = Duration(time.Minute)
+)
+
+// RequestTimeoutFor is the default request_timeout of a policy whose
+// sampling.max_tokens is maxTokens: RequestTimeoutBase + maxTokens ×
+// RequestTimeoutPerToken, at least MinRequestTimeout and at most
+// DefaultRequestTimeout, which is also the timeout when max_tokens is unset
+// (the server may then generate up to the context length).
+func RequestTimeoutFor(maxTokens int) Duration {
+	if maxTokens <= 0 || maxTokens >= int((DefaultRequestTimeout-RequestTimeoutBase)/RequestTimeoutPerToken) {
+		return DefaultRequestTimeout
+	}
+	d := RequestTimeoutBase + Duration(maxTokens)*RequestTimeoutPerToken
+	return min(max(d, MinRequestTimeout), DefaultRequestTimeout)
+}
+
 // ParseJobSpec decodes a YAML or JSON spec strictly: unknown keys, wrong
 // types and duplicate keys are errors that point at the line. It does not
 // apply defaults or validate; see WithDefaults and Validate.
@@ -201,7 +221,7 @@ func (s JobSpec) WithDefaults() JobSpec {
 	if o := s.Policy.OpenAI; o != nil {
 		c := *o
 		if c.RequestTimeout == 0 {
-			c.RequestTimeout = DefaultRequestTimeout
+			c.RequestTimeout = RequestTimeoutFor(c.Sampling.MaxTokens)
 		}
 		if c.Concurrency == 0 {
 			c.Concurrency = DefaultConcurrency

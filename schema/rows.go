@@ -120,6 +120,9 @@ type TurnRow struct {
 	ErrorClass   *string `parquet:"error_class,dict" doc:"Class of a non-fatal problem the turn recorded (e.g. an unparseable action penalised by the env, a tool timeout shown as an observation); null when none. Infrastructure faults never reach a row."`
 	GroundTruth  *string `parquet:"ground_truth" doc:"Reference answer of the task, when the env has one (datasets); null otherwise."`
 	ExtraInfo    *string `parquet:"extra_info" doc:"JSON object with the env's step info and any other per-turn data; null when empty."`
+
+	FailedAttempts *int32  `parquet:"failed_attempts,optional" doc:"Attempts at this turn's generation that failed before the accepted one: requests the inference client retried (429, 5xx, timeouts, dropped connections, bad answers) and earlier runs of the generate activity that ended without a result; 0 when the first try was accepted; null for non-model policies and turn logs older than this column."`
+	LastFault      *string `parquet:"last_fault,optional,dict" doc:"Class of the last failed attempt counted by failed_attempts (RateLimited, ServerError, Timeout, Unreachable, ConnectionFailed, BadAnswer, ActivityRetry, ...); null when failed_attempts is 0 or null."`
 }
 
 // TurnSpan locates one turn's response tokens in a token sequence.
@@ -266,6 +269,10 @@ func (r *TurnRow) validate(i int) error {
 		return bad("sampling_params is not JSON")
 	case !validJSON(r.ToolCall) || !validJSON(r.ExtraInfo):
 		return bad("tool_call or extra_info is not JSON")
+	case r.FailedAttempts != nil && *r.FailedAttempts < 0:
+		return bad("negative failed_attempts")
+	case r.LastFault != nil && (r.FailedAttempts == nil || *r.FailedAttempts == 0):
+		return bad("last_fault %q without failed attempts", *r.LastFault)
 	}
 	switch r.TokenSource {
 	case TokenSourceNone:

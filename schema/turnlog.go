@@ -69,6 +69,11 @@ type TurnRecord struct {
 	FinishReason     string    `json:"finish_reason"`
 	ResponseID       string    `json:"response_id,omitempty"` // the endpoint's id of the response
 	GenerationMs     float64   `json:"generation_ms"`
+	// FailedAttempts counts the failed tries before this accepted one (the
+	// failed_attempts column) and LastFault is the last one's class; nil
+	// when not tracked (records written before these fields).
+	FailedAttempts *int    `json:"failed_attempts,omitempty"`
+	LastFault      *string `json:"last_fault,omitempty"`
 
 	// Act phase.
 	ActionTag   string   `json:"action_tag"` // Tag of the generate record this act consumed
@@ -124,7 +129,9 @@ func (r *TurnRecord) Check(ref TurnRef) error {
 }
 
 // MarshalTurnRecord encodes r as one line of JSON with a fixed key order
-// and every key present (null for absent optional values), so the encoding
+// and every key present (null for absent optional values) but the fault
+// fields, which are left out when nil so records written before them keep
+// their bytes, so the encoding
 // of a record never depends on the encoder's state. NaN and infinite numbers
 // are errors.
 func MarshalTurnRecord(r *TurnRecord) ([]byte, error) {
@@ -190,6 +197,8 @@ func (r *TurnRecord) validate() error {
 		return bad("token_source %q: want %s or %s", r.TokenSource, TokenSourceServed, TokenSourceNone)
 	case r.Phase == PhaseGenerate && (r.Gen != nil || r.Prev != nil):
 		return bad("generate record with gen or prev (act fields)")
+	case r.FailedAttempts != nil && *r.FailedAttempts < 0:
+		return bad("negative failed_attempts")
 	}
 	return r.validateLinks(bad)
 }

@@ -78,7 +78,7 @@ func runSubmit(ctx context.Context, g *globals, path string, wait, dryRun bool) 
 	}
 	fmt.Fprintf(g.out, "job %s: %d episodes (%d tasks × %d samples) in %d batches, policy %s, output %s\n",
 		spec.Job, spec.Episodes(), spec.Tasks, spec.SamplesPerTask, spec.Batches(), spec.Policy.Kind, spec.Output)
-	if err := preflightEndpoints(ctx, g, spec); err != nil {
+	if spec, err = preflightEndpoints(ctx, g, spec); err != nil {
 		return err
 	}
 	if err := preflightTools(ctx, g, spec); err != nil {
@@ -404,28 +404,34 @@ func printHowToRead(g *globals, spec schema.JobSpec) {
 // preflightEndpoints asks every endpoint of an openai policy for its models
 // before anything is submitted: an unreachable endpoint, a wrong model name
 // or a rejected key is reported now, not after the first episode fails.
-func preflightEndpoints(ctx context.Context, g *globals, spec schema.JobSpec) error {
+// It returns the spec adjusted to what the endpoints do (Report.Adjust).
+func preflightEndpoints(ctx context.Context, g *globals, spec schema.JobSpec) (schema.JobSpec, error) {
 	o := spec.Policy.OpenAI
 	if o == nil {
-		return nil
+		return spec, nil
 	}
 	if o.APIKeyEnv != "" && os.Getenv(o.APIKeyEnv) == "" {
 		fmt.Fprintf(g.out, "endpoint preflight skipped: $%s is not set here (the workers must have it)\n", o.APIKeyEnv)
-		return nil
+		return spec, nil
 	}
 	pool, err := inference.NewPool(*o)
 	if err != nil {
-		return fmt.Errorf("policy.openai: %w", err)
+		return spec, fmt.Errorf("policy.openai: %w", err)
 	}
 	defer pool.Close()
 	rep, err := pool.Preflight(ctx)
 	if err != nil {
-		return fmt.Errorf("policy.openai: %w", err)
+		return spec, fmt.Errorf("policy.openai: %w", err)
+	}
+	adjusted, warnings := rep.Adjust(*o)
+	spec.Policy.OpenAI = &adjusted
+	for _, w := range warnings {
+		fmt.Fprintf(g.out, "warning: %s\n", w)
 	}
 	ids := "returns token ids"
 	if !rep.TokenIDs {
 		ids = "does not return token ids (token columns will be null; vLLM ≥ 0.10.2 with return_token_ids does)"
 	}
 	fmt.Fprintf(g.out, "endpoint preflight: model %s served by %d endpoint(s), context %d tokens, %s\n", o.Model, len(rep.Endpoints), rep.MaxModelLen, ids)
-	return nil
+	return spec, nil
 }

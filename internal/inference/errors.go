@@ -29,9 +29,30 @@ var (
 	// Quarry itself refuses to send.
 	ErrBadRequest = errors.New("request refused")
 	// ErrUnavailable: the endpoint could not be reached or kept failing
-	// (429, 5xx, timeouts, dropped connections, malformed responses) until
-	// the attempts or the deadline ran out. Worth retrying later.
+	// (429, 5xx, timeouts, dropped connections) until the attempts or the
+	// deadline ran out. Worth retrying later.
 	ErrUnavailable = errors.New("endpoint unavailable")
+	// ErrBadAnswer: the endpoint answered 200, but the answer failed
+	// validation — not JSON, no choices, token ids asked for
+	// (return_token_ids) and missing, logprobs that do not match the
+	// response tokens — on every one of a bounded number of tries in a row
+	// (WithBadAnswers).
+	ErrBadAnswer = errors.New("endpoint gave a bad answer")
+)
+
+// Fault classes: what one failed attempt ran into, as recorded per turn
+// (the last_fault column) and reported by Result.Faults and Progress.
+const (
+	FaultRateLimited   = "RateLimited"      // 429
+	FaultServerError   = "ServerError"      // 5xx, 408, 425
+	FaultTimeout       = "Timeout"          // no answer within the request timeout
+	FaultUnreachable   = "Unreachable"      // the connection was refused
+	FaultConnection    = "ConnectionFailed" // the connection dropped without an answer
+	FaultBadAnswer     = "BadAnswer"        // a 200 that failed validation
+	FaultModelNotFound = "ModelNotFound"
+	FaultAuth          = "AuthRejected"
+	FaultBadRequest    = "BadRequest"
+	FaultContextLength = "ContextLength"
 )
 
 // Error is a failure of one endpoint, classified.
@@ -44,18 +65,50 @@ type Error struct {
 	Type    string
 	Code    string
 	Message string
-	// Attempts made before giving up (Generate only).
+	// Attempts made before giving up (Generate only), and the class of
+	// each one's failure, this one's last.
 	Attempts int
+	Faults   []string
 	// RetryAfter is what the server asked for (429/503), zero if nothing.
 	RetryAfter time.Duration
 	// Err is the transport-level cause, if any.
 	Err error
+
+	fault string // the class, when Kind alone does not say it
+}
+
+// Fault is the failure's class, one of the Fault constants.
+func (e *Error) Fault() string {
+	if e.fault != "" {
+		return e.fault
+	}
+	switch e.Kind {
+	case ErrBadAnswer:
+		return FaultBadAnswer
+	case ErrModelNotFound:
+		return FaultModelNotFound
+	case ErrAuth:
+		return FaultAuth
+	case ErrContextLength:
+		return FaultContextLength
+	case ErrUnavailable:
+		switch {
+		case e.Status == http.StatusTooManyRequests:
+			return FaultRateLimited
+		case e.Status != 0:
+			return FaultServerError
+		}
+		return FaultConnection
+	}
+	return FaultBadRequest
 }
 
 func (e *Error) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "inference %s: %v", e.Endpoint, e.Kind)
-	if e.Status != 0 {
+	// A 200 is not news (a refusal read from a successful answer, say a
+	// model missing from GET /models, must not look like an HTTP error).
+	if e.Status != 0 && (e.Status < 200 || e.Status > 299) {
 		fmt.Fprintf(&b, " (HTTP %d)", e.Status)
 	}
 	if e.Message != "" {
@@ -80,7 +133,8 @@ func (e *Error) Unwrap() []error {
 }
 
 // Retryable reports whether err is worth retrying later: the endpoint was
-// unavailable. Context length, auth, model and request errors are not.
+// unavailable. Context length, auth, model, request and bad-answer errors
+// are not.
 func Retryable(err error) bool { return errors.Is(err, ErrUnavailable) }
 
 // errorBody is what an error response says, in either shape seen in the

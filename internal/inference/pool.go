@@ -6,9 +6,11 @@
 // id) with bounded-load consistent hashing, so a replica's prefix cache is
 // reused across turns and samples; limits requests in flight; retries
 // 429s, 5xx, timeouts and dropped connections with jittered exponential
-// backoff that honours Retry-After; and classifies permanent failures
-// (ErrContextLength, ErrAuth, ErrModelNotFound, ErrBadRequest) so callers
-// branch with errors.Is. The spec's extra_body (vLLM's return_token_ids,
+// backoff that honours Retry-After; validates every answer where it
+// arrives (choices, token ids when asked for, logprobs against the tokens)
+// and retries a bad one a bounded number of times; and classifies
+// permanent failures (ErrContextLength, ErrAuth, ErrModelNotFound,
+// ErrBadRequest, ErrBadAnswer) so callers branch with errors.Is. The spec's extra_body (vLLM's return_token_ids,
 // chat_template_kwargs, top_k, …) is merged into every request body, and
 // the token ids vLLM returns (prompt_token_ids, choices[].token_ids) are
 // read back from the raw response, by the client's own HTTP transport.
@@ -18,6 +20,7 @@
 package inference
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -92,8 +95,9 @@ type Request struct {
 	Affinity string
 	// Heartbeat, when set, is called every heartbeat interval (see
 	// WithHeartbeatInterval) from another goroutine until Generate returns,
-	// so a Temporal activity can record heartbeats during a long
-	// generation, including its retries.
+	// and once more right after each failed attempt, so a Temporal
+	// activity can record heartbeats during a long generation, including
+	// its retries, and checkpoint the faults seen so far.
 	Heartbeat func(Progress)
 }
 
@@ -102,6 +106,9 @@ type Progress struct {
 	Attempt  int    // 1-based attempt in flight or about to start
 	Endpoint string // endpoint of that attempt ("" before the first)
 	Elapsed  time.Duration
+	// Faults are the classes (Fault constants) of the attempts that
+	// failed so far, in order.
+	Faults []string
 }
 
 // Result is one generation, as served.
@@ -129,6 +136,9 @@ type Result struct {
 	// Latency of the successful attempt; Attempts counts all attempts.
 	Latency  time.Duration
 	Attempts int
+	// Faults are the classes (Fault constants) of the failed attempts
+	// before the successful one, in order: len(Faults) == Attempts-1.
+	Faults []string
 }
 
 // TokenSource is schema.TokenSourceServed when the server returned the
@@ -150,6 +160,8 @@ type options struct {
 	heartbeat      time.Duration
 	ejection       time.Duration
 	transport      http.RoundTripper
+	badAnswers     int
+	preflight      time.Duration
 }
 
 // Option configures a Pool.
@@ -161,8 +173,14 @@ const (
 	DefaultInitialBackoff    = 500 * time.Millisecond
 	DefaultMaxBackoff        = 30 * time.Second
 	DefaultLoadFactor        = 0.25
-	DefaultHeartbeatInterval = 10 * time.Second
+	DefaultHeartbeatInterval = time.Second
 	DefaultEjection          = 10 * time.Second
+	// DefaultBadAnswers bad answers in a row end a Generate call with
+	// ErrBadAnswer.
+	DefaultBadAnswers = 3
+	// DefaultPreflightTimeout bounds Preflight's work on one endpoint,
+	// retries included: a hung endpoint fails the preflight this soon.
+	DefaultPreflightTimeout = 30 * time.Second
 )
 
 // WithLogger logs retries and preflight probes to l, at debug level;
@@ -189,8 +207,19 @@ func WithBackoff(initial, maxDelay time.Duration) Option {
 // balances load; large ε keeps affinity.
 func WithLoadFactor(epsilon float64) Option { return func(o *options) { o.epsilon = epsilon } }
 
-// WithHeartbeatInterval sets how often Request.Heartbeat is called.
+// WithHeartbeatInterval sets how often Request.Heartbeat is called
+// (default DefaultHeartbeatInterval, well inside a 10 s heartbeat timeout;
+// the Temporal SDK throttles what it sends to the server).
 func WithHeartbeatInterval(d time.Duration) Option { return func(o *options) { o.heartbeat = d } }
+
+// WithBadAnswers sets how many bad answers in a row (see ErrBadAnswer)
+// end a Generate call (default DefaultBadAnswers). Each counts as an
+// attempt of WithRetry's bound too.
+func WithBadAnswers(n int) Option { return func(o *options) { o.badAnswers = n } }
+
+// WithPreflightTimeout bounds Preflight's work on each endpoint, retries
+// of transient faults included (default DefaultPreflightTimeout).
+func WithPreflightTimeout(d time.Duration) Option { return func(o *options) { o.preflight = d } }
 
 // WithEjection sets how long an endpoint that refused a connection is
 // left out of routing while others are usable (0: never).
@@ -232,6 +261,8 @@ func NewPool(spec schema.OpenAIPolicy, opts ...Option) (*Pool, error) {
 		epsilon:        DefaultLoadFactor,
 		heartbeat:      DefaultHeartbeatInterval,
 		ejection:       DefaultEjection,
+		badAnswers:     DefaultBadAnswers,
+		preflight:      DefaultPreflightTimeout,
 	}
 	for _, opt := range opts {
 		opt(&o)
@@ -252,6 +283,10 @@ func NewPool(spec schema.OpenAIPolicy, opts ...Option) (*Pool, error) {
 		return nil, bad("load factor %v: want ε ≥ 0", o.epsilon)
 	case o.heartbeat <= 0:
 		return nil, bad("heartbeat interval %v: want a positive duration", o.heartbeat)
+	case o.badAnswers < 1:
+		return nil, bad("bad answers %d: want at least 1", o.badAnswers)
+	case o.preflight <= 0:
+		return nil, bad("preflight timeout %v: want a positive duration", o.preflight)
 	}
 	p := &Pool{model: spec.Model, sampling: spec.Sampling, o: o, log: o.logger}
 	if p.log == nil {
@@ -267,7 +302,7 @@ func NewPool(spec schema.OpenAIPolicy, opts ...Option) (*Pool, error) {
 	}
 	p.timeout = time.Duration(spec.RequestTimeout)
 	if p.timeout <= 0 {
-		p.timeout = time.Duration(schema.DefaultRequestTimeout)
+		p.timeout = time.Duration(schema.RequestTimeoutFor(spec.Sampling.MaxTokens))
 	}
 	if p.o.maxElapsed <= 0 {
 		p.o.maxElapsed = 3 * p.timeout
@@ -417,12 +452,21 @@ type beat struct {
 	mu       sync.Mutex
 	attempt  int
 	endpoint string
+	faults   []string
 }
 
 func (b *beat) set(attempt int, endpoint string) {
 	b.mu.Lock()
 	b.attempt, b.endpoint = attempt, endpoint
 	b.mu.Unlock()
+}
+
+// fault records a failed attempt's class and returns the progress to report.
+func (b *beat) fault(class string, elapsed time.Duration) Progress {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.faults = append(b.faults, class)
+	return Progress{Attempt: b.attempt, Endpoint: b.endpoint, Elapsed: elapsed, Faults: slices.Clone(b.faults)}
 }
 
 func (p *Pool) heartbeat(f func(Progress), b *beat, start time.Time) (stop func()) {
@@ -437,7 +481,7 @@ func (p *Pool) heartbeat(f func(Progress), b *beat, start time.Time) (stop func(
 				return
 			case now := <-t.C:
 				b.mu.Lock()
-				pr := Progress{Attempt: b.attempt, Endpoint: b.endpoint, Elapsed: now.Sub(start)}
+				pr := Progress{Attempt: b.attempt, Endpoint: b.endpoint, Elapsed: now.Sub(start), Faults: slices.Clone(b.faults)}
 				b.mu.Unlock()
 				f(pr)
 			}
@@ -448,11 +492,12 @@ func (p *Pool) heartbeat(f func(Progress), b *beat, start time.Time) (stop func(
 
 // Generate sends one chat completion, retrying transient failures: 429,
 // 5xx, timeouts (the spec's request_timeout per attempt), dropped
-// connections and malformed answers. A retry after a failure goes to the
-// key's next replica when there is one. Permanent failures return at once
-// as an *Error of kind ErrContextLength, ErrAuth, ErrModelNotFound or
-// ErrBadRequest; exhausted retries as kind ErrUnavailable; the end of ctx
-// as ctx's error.
+// connections and bad answers (see ErrBadAnswer). A retry after a failure
+// goes to the key's next replica when there is one. Permanent failures
+// return at once as an *Error of kind ErrContextLength, ErrAuth,
+// ErrModelNotFound or ErrBadRequest; WithBadAnswers bad answers in a row
+// as kind ErrBadAnswer; exhausted retries as the last failure's kind
+// (ErrUnavailable or ErrBadAnswer); the end of ctx as ctx's error.
 func (p *Pool) Generate(ctx context.Context, req Request) (Result, error) {
 	start := time.Now()
 	cr, extra, err := p.prepare(req)
@@ -474,26 +519,35 @@ func (p *Pool) Generate(ctx context.Context, req Request) (Result, error) {
 	}
 	bo.Reset()
 	var avoid uint64
+	want := asked(&cr, extra)
+	badRun := 0
 	for attempt := 1; ; attempt++ {
-		res, ep, aerr := p.attempt(ctx, &cr, extra, req.Affinity, avoid, &deadline, &b, attempt)
+		res, ep, aerr := p.attempt(ctx, &cr, extra, want, req.Affinity, avoid, &deadline, &b, attempt)
 		if aerr == nil {
 			res.Attempts = attempt
+			res.Faults = slices.Clone(b.faults)
 			return res, nil
 		}
 		e, ok := errors.AsType[*Error](aerr)
 		if !ok {
 			return Result{}, aerr // ctx ended
 		}
-		if e.Kind != ErrUnavailable {
-			e.Attempts = attempt
+		pr := b.fault(e.Fault(), time.Since(start))
+		e.Attempts, e.Faults = attempt, pr.Faults
+		if e.Kind != ErrUnavailable && e.Kind != ErrBadAnswer {
 			return Result{}, e
+		}
+		if req.Heartbeat != nil {
+			req.Heartbeat(pr)
+		}
+		if badRun = 0; e.Kind == ErrBadAnswer {
+			badRun = attemptsInRow(b.faults, FaultBadAnswer)
 		}
 		delay := bo.NextBackOff()
 		if e.RetryAfter > 0 {
 			delay = e.RetryAfter
 		}
-		if attempt >= p.o.maxAttempts || time.Now().Add(delay).After(deadline) {
-			e.Attempts = attempt
+		if badRun >= p.o.badAnswers || attempt >= p.o.maxAttempts || time.Now().Add(delay).After(deadline) {
 			return Result{}, e // the caller logs it, or not
 		}
 		p.log.Debug("inference: retrying", "endpoint", e.Endpoint, "attempt", attempt, "status", e.Status,
@@ -512,9 +566,51 @@ func (p *Pool) Generate(ctx context.Context, req Request) (Result, error) {
 	}
 }
 
+// attemptsInRow counts the trailing entries of faults equal to class.
+func attemptsInRow(faults []string, class string) int {
+	n := 0
+	for i := len(faults) - 1; i >= 0 && faults[i] == class; i-- {
+		n++
+	}
+	return n
+}
+
+// wanted is what a request asked the answer to carry.
+type wanted struct {
+	tokenIDs bool // return_token_ids: true
+	logprobs bool // logprobs: true
+}
+
+// asked reads what the request body will ask for: extra fields win over
+// the encoded request, as they do on the wire.
+func asked(cr *openai.ChatCompletionRequest, extra map[string]json.RawMessage) wanted {
+	isTrue := func(k string) (bool, bool) {
+		v, ok := extra[k]
+		return ok && string(bytes.TrimSpace(v)) == "true", ok
+	}
+	w := wanted{logprobs: cr.LogProbs}
+	w.tokenIDs, _ = isTrue("return_token_ids")
+	if lp, ok := isTrue("logprobs"); ok {
+		w.logprobs = lp
+	}
+	return w
+}
+
+// check validates an answer against what was asked: a bad one is retried
+// like an outage, never handed on.
+func (w wanted) check(r *Result) error {
+	switch {
+	case w.tokenIDs && (r.PromptTokenIDs == nil || r.ResponseTokenIDs == nil):
+		return errors.New("token ids were asked for (return_token_ids) and the answer has none")
+	case w.logprobs && r.ResponseTokenIDs != nil && len(r.Logprobs) != len(r.ResponseTokenIDs):
+		return fmt.Errorf("%d logprobs for %d response tokens", len(r.Logprobs), len(r.ResponseTokenIDs))
+	}
+	return nil
+}
+
 // attempt makes one request. Its error is an *Error, or ctx's error when
 // ctx ended; the endpoint is the one tried (nil when none was).
-func (p *Pool) attempt(ctx context.Context, cr *openai.ChatCompletionRequest, extra map[string]json.RawMessage,
+func (p *Pool) attempt(ctx context.Context, cr *openai.ChatCompletionRequest, extra map[string]json.RawMessage, want wanted,
 	key string, avoid uint64, deadline *time.Time, b *beat, n int) (Result, *endpoint, error) {
 	select {
 	case p.sem <- struct{}{}:
@@ -547,8 +643,11 @@ func (p *Pool) attempt(ctx context.Context, cr *openai.ChatCompletionRequest, ex
 		return Result{}, ep, p.failure(ep, ex, err, actx, timeout)
 	}
 	res, err := decodeResult(resp, ex.body)
+	if err == nil {
+		err = want.check(&res)
+	}
 	if err != nil {
-		return Result{}, ep, &Error{Kind: ErrUnavailable, Endpoint: ep.url, Status: ex.status, Message: "malformed response", Err: err}
+		return Result{}, ep, &Error{Kind: ErrBadAnswer, Endpoint: ep.url, Status: ex.status, Message: "bad answer", Err: err}
 	}
 	p.router.markUp(ep)
 	res.Endpoint, res.Latency, res.SamplingParams = ep.url, latency, string(ex.params)
@@ -559,7 +658,7 @@ func (p *Pool) attempt(ctx context.Context, cr *openai.ChatCompletionRequest, ex
 func (p *Pool) failure(ep *endpoint, ex *exchange, err error, actx context.Context, timeout time.Duration) *Error {
 	switch {
 	case ex.status == 0 && errors.Is(actx.Err(), context.DeadlineExceeded):
-		return &Error{Kind: ErrUnavailable, Endpoint: ep.url, Message: fmt.Sprintf("no answer within %v", timeout)}
+		return &Error{Kind: ErrUnavailable, Endpoint: ep.url, Message: fmt.Sprintf("no answer within %v", timeout), fault: FaultTimeout}
 	case !ex.sent:
 		// go-openai refused the request before sending it (its checks
 		// for reasoning models, say): sending it again changes nothing.
@@ -567,14 +666,14 @@ func (p *Pool) failure(ep *endpoint, ex *exchange, err error, actx context.Conte
 	case ex.status == 0:
 		e := &Error{Kind: ErrUnavailable, Endpoint: ep.url, Message: "connection failed", Err: transportCause(err)}
 		if isDialError(err) {
-			e.Message = "unreachable"
+			e.Message, e.fault = "unreachable", FaultUnreachable
 			if p.o.ejection > 0 {
 				p.router.markDown(ep, time.Now().Add(p.o.ejection))
 			}
 		}
 		return e
 	case ex.status >= 200 && ex.status < 300:
-		return &Error{Kind: ErrUnavailable, Endpoint: ep.url, Status: ex.status, Message: "malformed response", Err: err}
+		return &Error{Kind: ErrBadAnswer, Endpoint: ep.url, Status: ex.status, Message: "bad answer: not a chat completion", Err: err}
 	}
 	return classifyStatus(ep.url, ex.status, ex.header, ex.body, p.key, time.Now())
 }

@@ -729,7 +729,8 @@ func TestAPIKeyNeverLeaks(t *testing.T) {
 	other := openaitest.Start(t, openaitest.WithAPIKey("sk-quarry-other-key-000000"))
 	failing := openaitest.Start(t, openaitest.WithAPIKey(key), openaitest.WithFaultFunc(func(int) openaitest.Fault { return openaitest.ServerError() }))
 	for _, urls := range [][]string{{other.BaseURL()}, {failing.BaseURL()}, {closedURL(t)}} {
-		p := newPool(t, urls, withKey, inference.WithLogger(logger), inference.WithRetry(2, time.Minute))
+		p := newPool(t, urls, withKey, inference.WithLogger(logger), inference.WithRetry(2, time.Minute),
+			inference.WithPreflightTimeout(300*time.Millisecond)) // the preflight retries 5xx within its budget
 		_, err := p.Generate(ctx, inference.Request{Messages: chat("go")})
 		errs = append(errs, err)
 		_, err = p.Preflight(ctx)

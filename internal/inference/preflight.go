@@ -5,9 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/cenkalti/backoff/v5"
+
+	"github.com/quarry-rl/quarry/schema"
 )
 
 // EndpointInfo is what Preflight learned about one endpoint.
@@ -34,20 +39,55 @@ type Report struct {
 	TokenIDs bool
 }
 
+// Adjust returns the policy a job should run with, given what the
+// preflight learned, and the warnings to show the user. An endpoint that
+// returns no token ids although extra_body asks for them (return_token_ids)
+// would make every answer a bad answer (token ids asked for, none served):
+// the field is dropped, so the job runs with null token columns instead.
+// Logprobs asked for without token ids cannot be aligned with tokens; they
+// are not recorded (the token columns are null).
+func (r Report) Adjust(spec schema.OpenAIPolicy) (schema.OpenAIPolicy, []string) {
+	if r.TokenIDs {
+		return spec, nil
+	}
+	var none []string
+	for _, in := range r.Endpoints {
+		if !in.TokenIDs {
+			none = append(none, in.Endpoint)
+		}
+	}
+	where := strings.Join(none, ", ")
+	var warnings []string
+	if v, ok := spec.ExtraBody["return_token_ids"]; ok && v == true {
+		spec.ExtraBody = maps.Clone(spec.ExtraBody)
+		delete(spec.ExtraBody, "return_token_ids")
+		warnings = append(warnings, fmt.Sprintf("%s returns no token ids although extra_body asks for them (return_token_ids): "+
+			"return_token_ids is dropped for this job, whose token columns will be null (vLLM ≥ 0.10.2 returns them)", where))
+	}
+	if spec.Sampling.Logprobs {
+		warnings = append(warnings, fmt.Sprintf("%s returns no token ids: sampling.logprobs is set, but logprobs that match no "+
+			"token ids are not recorded (response_logprobs will be null)", where))
+	}
+	return spec, warnings
+}
+
 // Preflight checks every endpoint before a job is submitted: GET /v1/models
 // must answer and list the model, and one tiny chat completion (max_tokens
 // 1, the spec's sampling and extra_body, return_token_ids and logprobs
-// asked for) must succeed. Each endpoint is tried once — an unreachable
-// one is an ErrUnavailable error saying so, a refused key ErrAuth, a model
-// not served ErrModelNotFound listing the served ones; the problems of all
-// endpoints are joined. A spec max_tokens that leaves no room for a prompt
-// in the reported context is ErrContextLength.
+// asked for) must succeed. Transient faults (429, 5xx, timeouts, dropped
+// connections, a malformed answer; not a refused connection) are retried with backoff, honouring
+// Retry-After, within WithPreflightTimeout per endpoint (30 s by default),
+// so a hung endpoint fails the preflight that soon. What stays wrong is an
+// error: an unreachable endpoint ErrUnavailable saying so, a refused key
+// ErrAuth, a model not served ErrModelNotFound listing the served ones;
+// the problems of all endpoints are joined. A spec max_tokens that leaves
+// no room for a prompt in the reported context is ErrContextLength.
 func (p *Pool) Preflight(ctx context.Context) (Report, error) {
 	infos := make([]EndpointInfo, len(p.router.eps))
 	errs := make([]error, len(p.router.eps))
 	var wg sync.WaitGroup
 	for i, ep := range p.router.eps {
-		wg.Go(func() { infos[i], errs[i] = p.preflight(ctx, ep) })
+		wg.Go(func() { infos[i], errs[i] = p.preflightRetrying(ctx, ep) })
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
@@ -63,10 +103,44 @@ func (p *Pool) Preflight(ctx context.Context) (Report, error) {
 	return r, nil
 }
 
-func (p *Pool) preflight(ctx context.Context, ep *endpoint) (EndpointInfo, error) {
-	info := EndpointInfo{Endpoint: ep.url}
-	actx, cancel := context.WithTimeout(ctx, p.timeout)
+// preflightRetrying runs preflight on ep until it succeeds, fails for good,
+// or the preflight budget is spent.
+func (p *Pool) preflightRetrying(ctx context.Context, ep *endpoint) (EndpointInfo, error) {
+	deadline := time.Now().Add(p.o.preflight)
+	bctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
+	bo := backoff.ExponentialBackOff{InitialInterval: p.o.initialBackoff, RandomizationFactor: 0.5, Multiplier: 2, MaxInterval: p.o.maxBackoff}
+	bo.Reset()
+	for attempt := 1; ; attempt++ {
+		info, err := p.preflight(ctx, bctx, ep)
+		e, ok := errors.AsType[*Error](err)
+		if err == nil || !ok || (e.Kind != ErrUnavailable && e.Kind != ErrBadAnswer) || e.Fault() == FaultUnreachable {
+			// A refused connection is reported at once: at submit time it
+			// is a wrong address far more often than a server starting.
+			return info, err
+		}
+		e.Attempts = attempt
+		delay := bo.NextBackOff()
+		if e.RetryAfter > 0 {
+			delay = e.RetryAfter
+		}
+		if time.Now().Add(delay).After(deadline) {
+			return info, e
+		}
+		p.log.Debug("inference: preflight retrying", "endpoint", ep.url, "attempt", attempt, "delay", delay, "err", e)
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return info, fmt.Errorf("inference preflight %s: %w (last attempt: %v)", ep.url, ctx.Err(), e)
+		case <-t.C:
+		}
+	}
+}
+
+// preflight makes one try at ep; actx bounds it (the rest of the budget).
+func (p *Pool) preflight(ctx, actx context.Context, ep *endpoint) (EndpointInfo, error) {
+	info := EndpointInfo{Endpoint: ep.url}
 	ex := &exchange{}
 	if _, err := ep.client.ListModels(withExchange(actx, ex)); err != nil {
 		return info, p.preflightError(ctx, actx, ep, ex, err, "GET /models")
@@ -78,7 +152,7 @@ func (p *Pool) preflight(ctx context.Context, ep *endpoint) (EndpointInfo, error
 		} `json:"data"`
 	}
 	if err := json.Unmarshal(ex.body, &list); err != nil {
-		return info, &Error{Kind: ErrUnavailable, Endpoint: ep.url, Status: ex.status, Message: "GET /models: malformed response", Err: err}
+		return info, &Error{Kind: ErrBadAnswer, Endpoint: ep.url, Status: ex.status, Message: "GET /models: not a model list", Err: err}
 	}
 	found := false
 	for _, m := range list.Data {
@@ -88,7 +162,7 @@ func (p *Pool) preflight(ctx context.Context, ep *endpoint) (EndpointInfo, error
 		}
 	}
 	if !found {
-		return info, &Error{Kind: ErrModelNotFound, Endpoint: ep.url, Status: ex.status,
+		return info, &Error{Kind: ErrModelNotFound, Endpoint: ep.url,
 			Message: fmt.Sprintf("model %q is not served here; served: %s", p.model, strings.Join(info.Models, ", "))}
 	}
 	if mt := p.sampling.MaxTokens; info.MaxModelLen > 0 && mt >= info.MaxModelLen {
@@ -117,7 +191,7 @@ func (p *Pool) preflight(ctx context.Context, ep *endpoint) (EndpointInfo, error
 	}
 	res, err := decodeResult(resp, ex.body)
 	if err != nil {
-		return info, &Error{Kind: ErrUnavailable, Endpoint: ep.url, Status: ex.status, Message: "probe chat completion: malformed response", Err: err}
+		return info, &Error{Kind: ErrBadAnswer, Endpoint: ep.url, Status: ex.status, Message: "probe chat completion: bad answer", Err: err}
 	}
 	p.log.Debug("inference: preflight probe", "endpoint", ep.url, "latency", time.Since(t0),
 		"token_ids", res.ResponseTokenIDs != nil, "logprobs", res.Logprobs != nil)
@@ -130,7 +204,7 @@ func (p *Pool) preflightError(ctx, actx context.Context, ep *endpoint, ex *excha
 	if ctx.Err() != nil {
 		return fmt.Errorf("inference preflight %s: %w", ep.url, ctx.Err())
 	}
-	e := p.failure(ep, ex, err, actx, p.timeout)
+	e := p.failure(ep, ex, err, actx, p.o.preflight)
 	e.Message = what + ": " + e.Message
 	return e
 }

@@ -25,6 +25,21 @@ const (
 	FaultDrop FaultKind = "drop"
 	// FaultGarbage answers 200 with a body that is not JSON.
 	FaultGarbage FaultKind = "garbage"
+	// FaultNoChoices answers 200 with a well-formed completion whose
+	// choices list is empty.
+	FaultNoChoices FaultKind = "no_choices"
+	// FaultNoTokenIDs serves the request but leaves prompt_token_ids and
+	// token_ids null although return_token_ids asked for them.
+	FaultNoTokenIDs FaultKind = "no_token_ids"
+	// FaultShortLogprobs serves the request with one logprob fewer than
+	// response tokens (logprobs that do not match the tokens).
+	FaultShortLogprobs FaultKind = "short_logprobs"
+	// FaultModelGone answers vLLM's 404 for a model it does not serve, as
+	// an endpoint does while a trainer reloads weights under a new name.
+	FaultModelGone FaultKind = "model_gone"
+	// FaultHang never answers: the request waits until the client goes
+	// away or the server closes.
+	FaultHang FaultKind = "hang"
 )
 
 // Fault is what happens to one chat completion request.
@@ -58,6 +73,21 @@ func Drop() Fault { return Fault{Kind: FaultDrop} }
 
 // Garbage answers 200 with a body that is not JSON.
 func Garbage() Fault { return Fault{Kind: FaultGarbage} }
+
+// NoChoices answers 200 with an empty choices list.
+func NoChoices() Fault { return Fault{Kind: FaultNoChoices} }
+
+// NoTokenIDs serves the answer without the token ids it was asked for.
+func NoTokenIDs() Fault { return Fault{Kind: FaultNoTokenIDs} }
+
+// ShortLogprobs serves the answer with one logprob missing.
+func ShortLogprobs() Fault { return Fault{Kind: FaultShortLogprobs} }
+
+// ModelGone answers 404: the model is not served.
+func ModelGone() Fault { return Fault{Kind: FaultModelGone} }
+
+// Hang never answers.
+func Hang() Fault { return Fault{Kind: FaultHang} }
 
 // inject applies f; done reports that the request has been answered (or
 // dropped) and must not be served.
@@ -97,6 +127,38 @@ func (s *Server) inject(w http.ResponseWriter, r *http.Request, rec *Record, f F
 		return true
 	case FaultSlow:
 		return !s.sleep(r, f.Delay)
+	case FaultHang:
+		select {
+		case <-r.Context().Done():
+		case <-s.stop:
+		}
+		return true
+	case FaultModelGone:
+		s.fail(w, rec, http.StatusNotFound, "NotFoundError", "model", "The model `%s` does not exist.", s.cfg.model)
+		return true
 	}
-	return false
+	return false // the answer faults (no choices, no token ids, short logprobs) apply once it is built
+}
+
+// spoil applies an answer fault to a built response.
+func spoil(resp *chatResponse, f FaultKind) {
+	switch f {
+	case FaultNoChoices:
+		resp.Choices = []choice{}
+	case FaultNoTokenIDs:
+		resp.PromptTokenIDs = nil
+		for i := range resp.Choices {
+			resp.Choices[i].TokenIDs = nil
+		}
+	case FaultShortLogprobs:
+		for i := range resp.Choices {
+			if lp := resp.Choices[i].Logprobs; lp != nil && len(lp.Content) > 0 {
+				lp.Content = lp.Content[:len(lp.Content)-1]
+			} else {
+				// Nothing to shorten: the logprobs list is empty, so make one
+				// up that matches no token.
+				resp.Choices[i].Logprobs = &choiceLogprobs{Content: []logprobContent{{TopLogprobs: []logprob{}}}}
+			}
+		}
+	}
 }

@@ -7,8 +7,11 @@
 // Answers come from a scripted Policy over a deterministic fake tokenizer
 // (one token per whitespace-separated word; see Tokenize and PromptTokenIDs),
 // so a test can recompute every id and logprob it was served. Faults —
-// 429 with Retry-After, 5xx, a response slower than the client's timeout, a
-// dropped connection, a garbage body — are injected per request from a plan.
+// 429 with Retry-After, 5xx, a 404 for the model, a response slower than
+// the client's timeout or none at all, a dropped connection, and bad
+// answers (a garbage body, no choices, token ids missing, logprobs that do
+// not match the tokens) — are injected per request from a plan, for chat
+// completions and for GET /v1/models (WithModelsFaults).
 // Every request is recorded (the API key replaced by "<redacted>") for
 // assertions. Clients under test talk real HTTP to it; nothing is mocked.
 package openaitest
@@ -65,8 +68,10 @@ type config struct {
 	apiKey      string
 	policy      Policy
 	latency     time.Duration
+	hold        <-chan struct{}
 	noTokenIDs  bool
 	faults      []Fault
+	modelFaults []Fault
 	faultFunc   func(seq int) Fault
 	hook        func(Record)
 }
@@ -92,6 +97,11 @@ func WithPolicy(p Policy) Option { return func(c *config) { c.policy = p } }
 // stops the wait).
 func WithLatency(d time.Duration) Option { return func(c *config) { c.latency = d } }
 
+// WithHold makes every chat completion wait until ch is closed (or the
+// client goes away) before it is answered: a test decides when a long
+// generation ends instead of guessing with a latency.
+func WithHold(ch <-chan struct{}) Option { return func(c *config) { c.hold = ch } }
+
 // WithoutTokenIDs ignores return_token_ids, as vLLM before 0.10.2 did:
 // prompt_token_ids and token_ids are always null.
 func WithoutTokenIDs() Option { return func(c *config) { c.noTokenIDs = true } }
@@ -101,6 +111,14 @@ func WithoutTokenIDs() Option { return func(c *config) { c.noTokenIDs = true } }
 // (unless WithFaultFunc says otherwise). Inject appends to the queue later.
 func WithFaults(plan ...Fault) Option {
 	return func(c *config) { c.faults = append(c.faults, plan...) }
+}
+
+// WithModelsFaults queues a fault plan for GET /v1/models: plan[i] applies
+// to the i-th authorized request; later ones are served normally. Only the
+// transport faults apply there (rate limit, server error, slow, hang, drop,
+// garbage, model gone).
+func WithModelsFaults(plan ...Fault) Option {
+	return func(c *config) { c.modelFaults = append(c.modelFaults, plan...) }
 }
 
 // WithFaultFunc decides the fault of every authorized chat completion
@@ -166,6 +184,7 @@ type Server struct {
 	seq      int
 	chatSeq  int
 	queue    []Fault
+	mqueue   []Fault
 	inFlight int
 	peak     int
 }
@@ -187,7 +206,7 @@ func New(opts ...Option) *Server {
 	if cfg.policy == nil {
 		cfg.policy = func([]Message) string { return DefaultReply }
 	}
-	s := &Server{cfg: cfg, stop: make(chan struct{}), queue: cfg.faults}
+	s := &Server{cfg: cfg, stop: make(chan struct{}), queue: cfg.faults, mqueue: cfg.modelFaults}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/models", s.record(s.models))
 	mux.HandleFunc("POST /v1/chat/completions", s.record(s.chat))
@@ -352,6 +371,17 @@ func mask(key string) string {
 func (s *Server) models(w http.ResponseWriter, r *http.Request, rec *Record) {
 	if !rec.Authorized {
 		s.unauthorized(w, r, rec)
+		return
+	}
+	s.mu.Lock()
+	var f Fault
+	if len(s.mqueue) > 0 {
+		f, s.mqueue = s.mqueue[0], s.mqueue[1:]
+	}
+	s.mu.Unlock()
+	rec.Fault = f.Kind
+	s.commit(rec)
+	if done := s.inject(w, r, rec, f); done {
 		return
 	}
 	type permission struct {
@@ -569,7 +599,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec *Record) {
 		budget = *maxTokens
 	}
 
-	if !s.sleep(r, s.cfg.latency) {
+	if !s.sleep(r, s.cfg.latency) || !s.wait(r, s.cfg.hold) {
 		return
 	}
 
@@ -601,6 +631,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec *Record) {
 		resp.Usage.CompletionTokens += len(strings.Fields(c.Message.Content))
 	}
 	resp.Usage.TotalTokens = resp.Usage.PromptTokens + resp.Usage.CompletionTokens
+	spoil(&resp, f.Kind)
 	out, err := json.Marshal(resp)
 	if err != nil {
 		s.fail(w, rec, http.StatusInternalServerError, "InternalServerError", "", "encode response: %v", err)
@@ -689,6 +720,21 @@ func (s *Server) sleep(r *http.Request, d time.Duration) bool {
 	defer t.Stop()
 	select {
 	case <-t.C:
+		return true
+	case <-r.Context().Done():
+	case <-s.stop:
+	}
+	return false
+}
+
+// wait waits until ch is closed (at once for a nil ch) unless the client
+// goes away or the server closes first.
+func (s *Server) wait(r *http.Request, ch <-chan struct{}) bool {
+	if ch == nil {
+		return true
+	}
+	select {
+	case <-ch:
 		return true
 	case <-r.Context().Done():
 	case <-s.stop:

@@ -94,17 +94,30 @@ const (
 	BeforeManifest Step = "before-manifest" // every data file is stored, the manifest not yet
 )
 
-// Reasons a batch cannot be committed that no retry can fix. Errors from
-// the turn log match turnlog's reasons instead (turnlog.ErrMissing, …);
-// anything else (a store outage, a cancelled context) may succeed on retry.
+// Reasons a batch cannot be committed that no retry can fix; anything else
+// (a store outage, a cancelled context) may succeed on retry. An episode
+// whose accepted turns cannot be read or do not make valid rows never
+// stops a commit: it goes to the failures file with one of the classes
+// below, and the rest of the batch is committed.
 var (
 	// ErrInvalidInput: the Input itself is inconsistent (duplicate ids, a
 	// group with two tasks, an unknown norm scheme, …).
 	ErrInvalidInput = errors.New("invalid shard input")
-	// ErrInvalidTurns: the accepted turns do not make valid rows (an act
-	// record of another env version, a prompt that does not extend its
-	// token segment, a stop reason the last turn contradicts, …).
+	// ErrInvalidTurns: the rows built do not make a valid shard. Episodes
+	// are checked one by one first, so this means a bug in the writer.
 	ErrInvalidTurns = errors.New("accepted turns do not make valid rows")
+)
+
+// Error classes of the episodes Write itself records as failed.
+const (
+	// ClassInvalidTurns: the episode's accepted turns do not make valid
+	// rows (an act record of another env version, token columns that do
+	// not match token_source, a prompt that does not extend its token
+	// segment, a stop reason the last turn contradicts, …).
+	ClassInvalidTurns = "InvalidTurns"
+	// ClassUnreadableTurns: an accepted record is missing, stale, corrupt
+	// or does not link into the episode (a turnlog.Error).
+	ClassUnreadableTurns = "UnreadableTurns"
 )
 
 // An Option adjusts Write.
@@ -157,14 +170,12 @@ func Write(ctx context.Context, store blob.Store, in Input, opts ...Option) (sch
 		return m, nil
 	}
 
+	in.Episodes = slices.Clone(in.Episodes) // failures found below are marked on the copy
 	turns, err := readTurns(ctx, store, &in, o.concurrency)
 	if err != nil {
 		return schema.Manifest{}, err
 	}
-	turnRows, episodeRows, failures, err := buildRows(&in, turns)
-	if err != nil {
-		return schema.Manifest{}, err
-	}
+	turnRows, episodeRows, failures := buildRows(&in, turns)
 	stats, err := schema.ApplyReturns(turnRows, episodeRows, in.Gamma, in.NormScheme)
 	if err != nil {
 		return schema.Manifest{}, fmt.Errorf("shard %s: %w: %w", keys.Manifest, ErrInvalidTurns, err)
@@ -265,6 +276,12 @@ func readTurns(ctx context.Context, store blob.Store, in *Input, concurrency int
 		}
 		g.Go(func() error {
 			turns, err := turnlog.ReadEpisode(ctx, store, e.Head)
+			if te, ok := errors.AsType[*turnlog.Error](err); ok {
+				// No retry can make this record readable: the episode
+				// fails, the batch does not.
+				e.Failure = &Failure{ErrorClass: ClassUnreadableTurns, Attempts: 1, Message: te.Error()}
+				return nil
+			}
 			if err != nil {
 				return fmt.Errorf("shard %s: episode %s: %w", schema.ShardKeys(in.Job, in.Batch).Manifest,
 					schema.EpisodeID(in.Job, in.Batch, e.Episode), err)
@@ -280,81 +297,108 @@ func readTurns(ctx context.Context, store blob.Store, in *Input, concurrency int
 }
 
 // buildRows turns the accepted records into rows (returns and advantages
-// not yet applied) and the failed episodes into failure records.
-func buildRows(in *Input, turns [][]turnlog.Turn) ([]schema.TurnRow, []schema.EpisodeRow, []schema.Failure, error) {
+// not yet applied) and the failed episodes into failure records. An episode
+// whose turns do not make valid rows becomes a failure record of class
+// ClassInvalidTurns.
+func buildRows(in *Input, turns [][]turnlog.Turn) ([]schema.TurnRow, []schema.EpisodeRow, []schema.Failure) {
 	var turnRows []schema.TurnRow
 	var episodeRows []schema.EpisodeRow
 	var failures []schema.Failure
 	for i := range in.Episodes {
 		e := &in.Episodes[i]
 		id := schema.EpisodeID(in.Job, in.Batch, e.Episode)
-		if f := e.Failure; f != nil {
-			failures = append(failures, schema.Failure{
-				Job: in.Job, Batch: in.Batch, Episode: e.Episode, Group: e.Group, Sample: e.Sample, EpisodeID: id,
-				TaskID: e.TaskID, TaskIndex: e.TaskIndex, EnvID: e.EnvID, EnvVersion: e.EnvVersion,
-				ErrorClass: f.ErrorClass, Attempts: f.Attempts, Turns: f.Turns, Message: f.Message,
-			})
-			continue
-		}
-		bad := func(format string, args ...any) error {
-			return fmt.Errorf("shard %s: episode %s: %w: %s", schema.ShardKeys(in.Job, in.Batch).Manifest, id, ErrInvalidTurns, fmt.Sprintf(format, args...))
-		}
-		ts := turns[i]
-		if len(ts) == 0 {
-			return nil, nil, nil, bad("no turns")
-		}
-		if e.GroundTruth == nil {
-			if gt := groundTruth(ts); gt != nil {
-				withTruth := *e
-				withTruth.GroundTruth = gt
-				e = &withTruth
+		f := e.Failure
+		if f == nil {
+			rows, ep, err := episodeRows1(in, e, id, turns[i])
+			if err == nil {
+				turnRows = append(turnRows, rows...)
+				episodeRows = append(episodeRows, ep)
+				continue
 			}
+			f = &Failure{ErrorClass: ClassInvalidTurns, Attempts: 1, Turns: len(turns[i]), Message: err.Error()}
+			e.Failure = f
 		}
-		rows := make([]schema.TurnRow, len(ts))
-		retries := 0
-		for k, t := range ts {
-			if v := t.Act.EnvVersion; v != "" && v != e.EnvVersion {
-				return nil, nil, nil, bad("turn %d was played on %s version %q, the episode on %q", k, e.EnvID, v, e.EnvVersion)
-			}
-			rows[k] = turnRow(in, e, id, t)
-			retries += t.Gen.Attempt - 1 + t.Act.Attempt - 1
-		}
-		if _, _, _, attempt, err := schema.ParseBundleKey(e.Head.Key); err == nil {
-			retries = attempt - 1 // one attempt played every turn
-		}
-		first, last := &ts[0], &ts[len(ts)-1]
-		stop := e.StopReason
-		switch {
-		case stop == "" && last.Act.Terminated:
-			stop = schema.StopTerminated
-		case stop == "" && last.Act.Truncated:
-			stop = schema.StopTruncated
-		case stop == "":
-			return nil, nil, nil, bad("the last turn neither terminated nor truncated: give the stop reason (max_turns, context)")
-		case stop == schema.StopTerminated && !last.Act.Terminated, stop == schema.StopTruncated && !last.Act.Truncated:
-			return nil, nil, nil, bad("stop reason %s, but the last turn has terminated=%v truncated=%v", stop, last.Act.Terminated, last.Act.Truncated)
-		}
-		if stop == schema.StopContext && !last.Act.Terminated {
-			// The next prompt did not fit: the episode was cut by a limit, so
-			// its last turn is truncated (the act record was written before
-			// anyone knew) and trainers bootstrap from it.
-			rows[len(rows)-1].Truncated = true
-		}
-		ep := schema.EpisodeRow{
-			JobID: in.Job, Batch: int32(in.Batch), Episode: int32(e.Episode), Group: int32(e.Group), Sample: int32(e.Sample),
-			EpisodeID: id, GroupID: schema.GroupID(in.Job, in.Batch, e.Group), TaskID: e.TaskID, TaskIndex: e.TaskIndex,
-			DataSource: e.DataSource, EnvID: e.EnvID, EnvVersion: e.EnvVersion, TaskSeed: e.TaskSeed, SampleSeed: e.SampleSeed,
-			PolicyModel: first.Gen.PolicyModel, PolicyVersion: first.Gen.PolicyVersion,
-			Success: last.Act.Success, StopReason: stop, GroupSize: int32(e.GroupSize), Retries: int32(retries),
-			GroundTruth: e.GroundTruth, ExtraInfo: e.ExtraInfo,
-		}
-		if err := schema.AssembleEpisode(&ep, rows); err != nil {
-			return nil, nil, nil, bad("%v", err)
-		}
-		turnRows = append(turnRows, rows...)
-		episodeRows = append(episodeRows, ep)
+		failures = append(failures, schema.Failure{
+			Job: in.Job, Batch: in.Batch, Episode: e.Episode, Group: e.Group, Sample: e.Sample, EpisodeID: id,
+			TaskID: e.TaskID, TaskIndex: e.TaskIndex, EnvID: e.EnvID, EnvVersion: e.EnvVersion,
+			ErrorClass: f.ErrorClass, Attempts: f.Attempts, Turns: f.Turns, Message: f.Message,
+		})
 	}
-	return turnRows, episodeRows, failures, nil
+	return turnRows, episodeRows, failures
+}
+
+// episodeRows1 builds one episode's rows and checks them as the Parquet
+// writer will, so a bad episode is caught alone.
+func episodeRows1(in *Input, e *Episode, id string, ts []turnlog.Turn) ([]schema.TurnRow, schema.EpisodeRow, error) {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("shard %s: episode %s: %w: %s", schema.ShardKeys(in.Job, in.Batch).Manifest, id, ErrInvalidTurns, fmt.Sprintf(format, args...))
+	}
+	if len(ts) == 0 {
+		return nil, schema.EpisodeRow{}, bad("no turns")
+	}
+	if e.GroundTruth == nil {
+		if gt := groundTruth(ts); gt != nil {
+			withTruth := *e
+			withTruth.GroundTruth = gt
+			e = &withTruth
+		}
+	}
+	rows := make([]schema.TurnRow, len(ts))
+	retries := 0
+	for k, t := range ts {
+		if v := t.Act.EnvVersion; v != "" && v != e.EnvVersion {
+			return nil, schema.EpisodeRow{}, bad("turn %d was played on %s version %q, the episode on %q", k, e.EnvID, v, e.EnvVersion)
+		}
+		rows[k] = turnRow(in, e, id, t)
+		retries += t.Gen.Attempt - 1 + t.Act.Attempt - 1
+	}
+	if _, _, _, attempt, err := schema.ParseBundleKey(e.Head.Key); err == nil {
+		retries = attempt - 1 // one attempt played every turn
+	}
+	first, last := &ts[0], &ts[len(ts)-1]
+	stop := e.StopReason
+	switch {
+	case stop == "" && last.Act.Terminated:
+		stop = schema.StopTerminated
+	case stop == "" && last.Act.Truncated:
+		stop = schema.StopTruncated
+	case stop == "":
+		return nil, schema.EpisodeRow{}, bad("the last turn neither terminated nor truncated: give the stop reason (max_turns, context)")
+	case stop == schema.StopTerminated && !last.Act.Terminated, stop == schema.StopTruncated && !last.Act.Truncated:
+		return nil, schema.EpisodeRow{}, bad("stop reason %s, but the last turn has terminated=%v truncated=%v", stop, last.Act.Terminated, last.Act.Truncated)
+	}
+	if stop == schema.StopContext && !last.Act.Terminated {
+		// The next prompt did not fit: the episode was cut by a limit, so
+		// its last turn is truncated (the act record was written before
+		// anyone knew) and trainers bootstrap from it.
+		rows[len(rows)-1].Truncated = true
+	}
+	ep := schema.EpisodeRow{
+		JobID: in.Job, Batch: int32(in.Batch), Episode: int32(e.Episode), Group: int32(e.Group), Sample: int32(e.Sample),
+		EpisodeID: id, GroupID: schema.GroupID(in.Job, in.Batch, e.Group), TaskID: e.TaskID, TaskIndex: e.TaskIndex,
+		DataSource: e.DataSource, EnvID: e.EnvID, EnvVersion: e.EnvVersion, TaskSeed: e.TaskSeed, SampleSeed: e.SampleSeed,
+		PolicyModel: first.Gen.PolicyModel, PolicyVersion: first.Gen.PolicyVersion,
+		Success: last.Act.Success, StopReason: stop, GroupSize: int32(e.GroupSize), Retries: int32(retries),
+		GroundTruth: e.GroundTruth, ExtraInfo: e.ExtraInfo,
+	}
+	if err := schema.AssembleEpisode(&ep, rows); err != nil {
+		return nil, schema.EpisodeRow{}, bad("%v", err)
+	}
+	// Check the rows as the writer will, returns applied to copies (the
+	// batch's advantages come later, over the episodes that pass).
+	trial, trialEp := slices.Clone(rows), []schema.EpisodeRow{ep}
+	if _, err := schema.ApplyReturns(trial, trialEp, in.Gamma, in.NormScheme); err != nil {
+		return nil, schema.EpisodeRow{}, bad("%v", err)
+	}
+	for k := range trial {
+		if err := trial[k].Validate(); err != nil {
+			return nil, schema.EpisodeRow{}, bad("turn %d: %v", k, err)
+		}
+	}
+	if err := trialEp[0].Validate(); err != nil {
+		return nil, schema.EpisodeRow{}, bad("%v", err)
+	}
+	return rows, ep, nil
 }
 
 // turnRow is one accepted turn as a row: the generate record's columns,
@@ -382,7 +426,16 @@ func turnRow(in *Input, e *Episode, id string, t turnlog.Turn) schema.TurnRow {
 
 		GenerationMs: g.GenerationMs, EnvMs: a.EnvMs, ErrorClass: errorClass,
 		GroundTruth: e.GroundTruth, ExtraInfo: a.Info,
+		FailedAttempts: failedAttempts(g), LastFault: g.LastFault,
 	}
+}
+
+func failedAttempts(g *schema.TurnRecord) *int32 {
+	if g.FailedAttempts == nil {
+		return nil
+	}
+	n := int32(*g.FailedAttempts)
+	return &n
 }
 
 // envVersions maps each env id of the shard's rows to its version.
@@ -518,6 +571,23 @@ func ReadFile(ctx context.Context, store blob.Store, job string, f schema.Manife
 		return nil, fmt.Errorf("%w: %w", ErrCorruptFile, err)
 	}
 	return data, nil
+}
+
+// Failures reads the failure records of a committed shard (none when the
+// manifest lists no failures file).
+func Failures(ctx context.Context, store blob.Store, m schema.Manifest) ([]schema.Failure, error) {
+	rel := schema.RelKey(m.Job, schema.ShardKeys(m.Job, m.Batch).Failures)
+	for _, f := range m.Files {
+		if f.Path != rel {
+			continue
+		}
+		data, err := ReadFile(ctx, store, m.Job, f)
+		if err != nil {
+			return nil, err
+		}
+		return schema.UnmarshalFailures(data)
+	}
+	return nil, nil
 }
 
 // ErrIncomplete reports a job whose batches are not all committed.

@@ -10,6 +10,7 @@ import (
 	"math"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -666,25 +667,6 @@ func TestWriteRejects(t *testing.T) {
 		{"failure without class", func(in *shard.Input) {
 			find(in, func(e *shard.Episode) bool { return e.Failure != nil }).Failure = &shard.Failure{Attempts: 1}
 		}, shard.ErrInvalidInput},
-		{"act records of another env version", func(in *shard.Input) {
-			e := find(in, chained)
-			for i := range in.Episodes {
-				if in.Episodes[i].EnvID == e.EnvID {
-					in.Episodes[i].EnvVersion = "v9"
-				}
-			}
-		}, shard.ErrInvalidTurns},
-		{"truncated stop reason contradicted", func(in *shard.Input) {
-			find(in, func(e *shard.Episode) bool { return chained(e) && e.StopReason == "" && e.Episode%4 != 1 }).StopReason = schema.StopTruncated
-		}, shard.ErrInvalidTurns},
-		{"terminated stop reason contradicted", func(in *shard.Input) {
-			find(in, func(e *shard.Episode) bool { return e.StopReason == schema.StopMaxTurns }).StopReason = schema.StopTerminated
-		}, shard.ErrInvalidTurns},
-		{"missing head", func(in *shard.Input) {
-			e := find(in, chained)
-			e.Head.Key = schema.ActKey(in.Job, in.Batch, e.Episode, 40, 1)
-		}, turnlog.ErrMissing},
-		{"stale head", func(in *shard.Input) { find(in, chained).Head.Tag = "run/abandoned" }, turnlog.ErrStale},
 	}
 	for _, c := range cases {
 		in := clone()
@@ -706,6 +688,122 @@ func TestWriteRejects(t *testing.T) {
 	}
 	if _, err := shard.ReadFile(ctx, s, "job-r", m.Files[1]); !errors.Is(err, shard.ErrCorruptFile) {
 		t.Fatalf("ReadFile of a changed file = %v, want ErrCorruptFile", err)
+	}
+}
+
+// TestBadEpisodeFailsAlone: an episode whose accepted turns cannot be read
+// or make no valid rows never stops the commit: it is recorded in the
+// failures file with a class, and the rest of the batch is committed.
+func TestBadEpisodeFailsAlone(t *testing.T) {
+	ctx := context.Background()
+	find := func(in *shard.Input, pred func(e *shard.Episode) bool) *shard.Episode {
+		for i := range in.Episodes {
+			if pred(&in.Episodes[i]) {
+				return &in.Episodes[i]
+			}
+		}
+		t.Fatal("no such episode in the fixture")
+		return nil
+	}
+	chained := func(e *shard.Episode) bool {
+		return e.Failure == nil && !strings.Contains(e.Head.Key, "bundle") && e.Head.Key != ""
+	}
+	cases := []struct {
+		name   string
+		mutate func(in *shard.Input, st blob.Store)
+		class  string
+	}{
+		{"act records of another env version", func(in *shard.Input, _ blob.Store) {
+			e := find(in, chained)
+			for i := range in.Episodes {
+				if in.Episodes[i].EnvID == e.EnvID {
+					in.Episodes[i].EnvVersion = "v9"
+				}
+			}
+		}, shard.ClassInvalidTurns},
+		{"truncated stop reason contradicted", func(in *shard.Input, _ blob.Store) {
+			find(in, func(e *shard.Episode) bool { return chained(e) && e.StopReason == "" && e.Episode%4 != 1 }).StopReason = schema.StopTruncated
+		}, shard.ClassInvalidTurns},
+		{"terminated stop reason contradicted", func(in *shard.Input, _ blob.Store) {
+			find(in, func(e *shard.Episode) bool { return e.StopReason == schema.StopMaxTurns }).StopReason = schema.StopTerminated
+		}, shard.ClassInvalidTurns},
+		{"missing head", func(in *shard.Input, _ blob.Store) {
+			e := find(in, chained)
+			e.Head.Key = schema.ActKey(in.Job, in.Batch, e.Episode, 40, 1)
+		}, shard.ClassUnreadableTurns},
+		{"stale head", func(in *shard.Input, _ blob.Store) { find(in, chained).Head.Tag = "run/abandoned" }, shard.ClassUnreadableTurns},
+		{"served logprobs that do not match the tokens", func(in *shard.Input, st blob.Store) {
+			// What a bad answer accepted on main left in the turn log.
+			gen := lastGen(t, st, find(in, chained).Head)
+			gen.TokenSource, gen.ResponseTokenIDs, gen.ResponseLogprobs = schema.TokenSourceServed, []int32{1, 2, 3}, []float32{-0.5}
+			putRecord(t, st, gen)
+		}, shard.ClassInvalidTurns},
+		{"token ids missing on one turn of a served episode", func(in *shard.Input, st blob.Store) {
+			gen := lastGen(t, st, find(in, func(e *shard.Episode) bool {
+				return chained(e) && !strings.Contains(e.Head.Key, "/t0000-")
+			}).Head)
+			gen.TokenSource, gen.PromptTokenIDs, gen.ResponseTokenIDs, gen.ResponseLogprobs = schema.TokenSourceNone, nil, nil, nil
+			putRecord(t, st, gen)
+		}, shard.ClassInvalidTurns},
+	}
+	for _, c := range cases {
+		st, err := blob.Open(ctx, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := shardtest.Write(ctx, t, st, shardtest.Options{Job: "job-r", Gamma: 1})
+		in := b.Input
+		in.Episodes = slices.Clone(b.Input.Episodes)
+		c.mutate(&in, st)
+		before := map[int]bool{}
+		for _, e := range in.Episodes {
+			before[e.Episode] = e.Failure != nil
+		}
+		m, err := shard.Write(ctx, st, in)
+		if err != nil {
+			t.Errorf("%s: Write = %v, want the shard committed with the episode failed", c.name, err)
+			continue
+		}
+		fs, err := shard.Failures(ctx, st, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		newly := 0
+		for _, f := range fs {
+			if before[f.Episode] {
+				continue
+			}
+			newly++
+			if f.ErrorClass != c.class || f.Message == "" {
+				t.Errorf("%s: episode %d failed as %q (%s), want %s", c.name, f.Episode, f.ErrorClass, f.Message, c.class)
+			}
+		}
+		if newly == 0 || int(m.EpisodeRows)+len(fs) != len(in.Episodes) || m.EpisodeRows == 0 {
+			t.Errorf("%s: %d newly failed, %d rows + %d failures for %d episodes", c.name, newly, m.EpisodeRows, len(fs), len(in.Episodes))
+		}
+	}
+}
+
+// lastGen reads the generate record of an episode's last turn.
+func lastGen(t *testing.T, st blob.Store, head schema.TurnRef) schema.TurnRecord {
+	t.Helper()
+	act, err := turnlog.ReadRecord(context.Background(), st, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen, err := turnlog.ReadRecord(context.Background(), st, *act.Gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gen
+}
+
+// putRecord overwrites a record in place, as a bad answer accepted before
+// validation would have left it.
+func putRecord(t *testing.T, st blob.Store, rec schema.TurnRecord) {
+	t.Helper()
+	if _, err := turnlog.PutRecord(context.Background(), st, &rec); err != nil {
+		t.Fatal(err)
 	}
 }
 
