@@ -141,16 +141,32 @@ func (p EnvPlan) TaskID(jobSeed uint64, slot schema.Slot) string {
 	return TaskID(p.ID, slot.TaskSeed)
 }
 
-// ValidateJobResult is the resolved mixture.
+// ValidateJobResult is the resolved mixture and what an earlier run of the
+// job already committed.
 type ValidateJobResult struct {
 	Envs []EnvPlan `json:"envs"`
+	// Committed lists, in order, the batches whose manifest is in the
+	// output store: a rerun of a failed or cancelled job skips them.
+	Committed []int `json:"committed,omitempty"`
+	// CommittedEpisodes and CommittedFailed total those batches' episode
+	// rows and failed episodes, for the job's progress.
+	CommittedEpisodes int64 `json:"committed_episodes,omitempty"`
+	CommittedFailed   int64 `json:"committed_failed,omitempty"`
+	CommittedTurns    int64 `json:"committed_turns,omitempty"`
 }
 
-// ValidateJob checks a spec against this worker's registry and output store:
-// every env id exists and accepts its options, local policies have what they
-// need (an oracle), and the output is writable. Problems are non-retryable.
+// ValidateJob checks a spec (schema rules, which live here rather than in
+// workflow code so tightening one never breaks the replay of a running job)
+// against this worker's registry and output store: every env id exists and
+// accepts its options, local policies have what they need (an oracle), and
+// the output is writable. Problems are non-retryable. It also lists the
+// batches an earlier run committed (the manifest is the truth).
 func (a *Activities) ValidateJob(ctx context.Context, spec schema.JobSpec) (ValidateJobResult, error) {
-	plans, err := ResolveEnvs(a.Envs, spec)
+	err := spec.Validate()
+	var plans []EnvPlan
+	if err == nil {
+		plans, err = ResolveEnvs(a.Envs, spec)
+	}
 	if err == nil {
 		err = CheckTools(spec)
 	}
@@ -168,7 +184,22 @@ func (a *Activities) ValidateJob(ctx context.Context, spec schema.JobSpec) (Vali
 		}
 		return ValidateJobResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeOutput, err)
 	}
-	return ValidateJobResult{Envs: plans}, nil
+	res := ValidateJobResult{Envs: plans}
+	ms, err := shard.Committed(ctx, st, spec.Job)
+	if err != nil {
+		return ValidateJobResult{}, fmt.Errorf("job %s: committed batches: %w", spec.Job, err)
+	}
+	for _, m := range ms {
+		if m.Batch >= spec.Batches() {
+			msg := fmt.Sprintf("job %s: %s holds batch %d but the spec has %d batches: the output belongs to another spec; give this one another job id or output", spec.Job, spec.Output, m.Batch, spec.Batches())
+			return ValidateJobResult{}, temporal.NewNonRetryableApplicationError(msg, ErrTypeOutput, nil)
+		}
+		res.Committed = append(res.Committed, m.Batch)
+		res.CommittedEpisodes += m.EpisodeRows + m.FailedEpisodes
+		res.CommittedFailed += m.FailedEpisodes
+		res.CommittedTurns += m.TurnRows
+	}
+	return res, nil
 }
 
 // ResolveEnvs checks the spec's envs against r: ids, options, oracles for

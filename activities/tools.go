@@ -82,7 +82,7 @@ func (a *Activities) ToolCall(ctx context.Context, in ToolCallInput) (ActResult,
 			fmt.Sprintf("%s turn %d: the action holds no tool call on this worker", in.Episode.ID(), in.Turn), "ToolMismatch", nil)
 	}
 	tool, _ := set.Tool(call.Tool)
-	stop := heartbeatEvery(ctx, 10*time.Second)
+	stop := heartbeatEvery(ctx, 2*time.Second) // turn-sized heartbeat timeouts (workflows) allow ~10 s
 	defer stop()
 	start := time.Now()
 	sess, release, err := host.Session(ctx, in.Episode.ID(), tool)

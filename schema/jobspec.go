@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -71,6 +72,43 @@ func (e EnvChoice) weight() float64 {
 type EpisodeLimits struct {
 	Timeout     Duration `json:"timeout,omitempty"`
 	MaxAttempts int      `json:"max_attempts,omitempty"`
+	// HeartbeatTimeout is how long a turn's activity may go silent before
+	// it is retried on another worker: how soon a dead worker's turns
+	// resume (unset: DefaultHeartbeatTimeout). MaxFailedFraction is the
+	// share of failed episodes above which `submit` exits non-zero (unset:
+	// DefaultMaxFailedFraction; a job whose every episode failed always
+	// does). Both default where they are used, not in WithDefaults, so the
+	// hash of a spec written before they existed does not change.
+	HeartbeatTimeout  Duration `json:"heartbeat_timeout,omitempty"`
+	MaxFailedFraction *float64 `json:"max_failed_fraction,omitempty"`
+}
+
+// Defaults of EpisodeLimits' optional fields.
+const (
+	DefaultHeartbeatTimeout  = Duration(10 * time.Second)
+	DefaultMaxFailedFraction = 0.1
+)
+
+// Heartbeat is HeartbeatTimeout or its default.
+func (l EpisodeLimits) Heartbeat() time.Duration {
+	return time.Duration(cmp.Or(l.HeartbeatTimeout, DefaultHeartbeatTimeout))
+}
+
+// FailedFractionLimit is MaxFailedFraction or its default.
+func (l EpisodeLimits) FailedFractionLimit() float64 {
+	if l.MaxFailedFraction == nil {
+		return DefaultMaxFailedFraction
+	}
+	return *l.MaxFailedFraction
+}
+
+func (l EpisodeLimits) validate(add func(path, format string, args ...any)) {
+	if h := time.Duration(l.HeartbeatTimeout); h != 0 && (h < time.Second || h > time.Hour) {
+		add("episode.heartbeat_timeout", "%v: want 1s to 1h (Generate heartbeats every ~2 s; 10s is the default)", h)
+	}
+	if f := l.MaxFailedFraction; f != nil && !(*f >= 0 && *f <= 1) {
+		add("episode.max_failed_fraction", "%v: want 0 ≤ max_failed_fraction ≤ 1", *f)
+	}
 }
 
 // InFlight bounds concurrency; both can be changed by signal while the job runs.
@@ -351,6 +389,7 @@ func (s JobSpec) Validate() error {
 	if s.Episode.MaxAttempts < 1 || s.Episode.MaxAttempts > 100 {
 		add("episode.max_attempts", "%d: want 1 to 100", s.Episode.MaxAttempts)
 	}
+	s.Episode.validate(add)
 	s.Policy.validate(add)
 	if s.Tools != nil {
 		s.Tools.validate(s.Policy.Kind, s.Wrapper, add)

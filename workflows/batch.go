@@ -25,13 +25,23 @@ type BatchInput struct {
 	Batch int                  `json:"batch"`
 }
 
+// Versions of the batch workflow (change id "batch").
+const (
+	// batchResumable: episode ids of closed runs are reused (a start that
+	// collides with a run still closing waits); the episode enforces its
+	// own wall-clock cap, excluding time paused for the endpoint; no new
+	// episode starts while the job reports the endpoint away; the result
+	// counts failed episodes by class.
+	batchResumable = 2
+)
+
 // BatchWorkflow plays a batch's episodes and commits them as one shard.
-func BatchWorkflow(ctx workflow.Context, in BatchInput) (activities.ShardSummary, error) {
-	_ = workflow.GetVersion(ctx, "batch", workflow.DefaultVersion, 1)
+func BatchWorkflow(ctx workflow.Context, in BatchInput) (BatchResult, error) {
+	v := workflow.GetVersion(ctx, "batch", workflow.DefaultVersion, batchResumable)
 	spec := in.Spec
 	slots := spec.BatchSlots(in.Batch)
 	if len(slots) == 0 {
-		return activities.ShardSummary{}, temporal.NewNonRetryableApplicationError(
+		return BatchResult{}, temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("batch %d is outside the job's %d batches", in.Batch, spec.Batches()), activities.ErrTypeInvalidSpec, nil)
 	}
 	var outcomes []activities.EpisodeOutcome
@@ -39,12 +49,12 @@ func BatchWorkflow(ctx workflow.Context, in BatchInput) (activities.ShardSummary
 	case schema.PolicyRandom, schema.PolicyOracle:
 		var err error
 		if outcomes, err = runLocal(ctx, spec, in.Envs, slots); err != nil {
-			return activities.ShardSummary{}, err
+			return BatchResult{}, err
 		}
 	case schema.PolicyOpenAI:
-		outcomes = runEpisodes(ctx, spec, in.Envs, slots)
+		outcomes = runEpisodes(ctx, v, spec, in.Envs, slots)
 	default:
-		return activities.ShardSummary{}, temporal.NewNonRetryableApplicationError(
+		return BatchResult{}, temporal.NewNonRetryableApplicationError(
 			"unknown policy "+spec.Policy.Kind, activities.ErrTypeInvalidSpec, nil)
 	}
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
@@ -52,11 +62,25 @@ func BatchWorkflow(ctx workflow.Context, in BatchInput) (activities.ShardSummary
 		HeartbeatTimeout:    time.Minute,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute},
 	})
-	var sum activities.ShardSummary
+	var res BatchResult
 	err := workflow.ExecuteActivity(actx, activities.WriteShardName, activities.WriteShardInput{
 		Spec: spec, Envs: in.Envs, Batch: in.Batch, Episodes: outcomes,
-	}).Get(ctx, &sum)
-	return sum, err
+	}).Get(ctx, &res.ShardSummary)
+	if v >= batchResumable {
+		res.FailedClasses = failedClasses(outcomes)
+	}
+	return res, err
+}
+
+// failedClasses counts failed outcomes by error class.
+func failedClasses(outcomes []activities.EpisodeOutcome) []ClassCount {
+	var cs []ClassCount
+	for _, o := range outcomes {
+		if o.Failure != nil {
+			cs = addClasses(cs, []ClassCount{{Class: o.Failure.ErrorClass, Count: 1}})
+		}
+	}
+	return cs
 }
 
 // runLocal plays the slots with a local policy in chunks, a bounded number
@@ -108,48 +132,97 @@ func runLocal(ctx workflow.Context, spec schema.JobSpec, plans []activities.EnvP
 
 // runEpisodes plays each slot as a child EpisodeWorkflow, a bounded number
 // at a time. An episode that fails for good (every attempt, or its
-// wall-clock cap) is recorded as a failure; the batch goes on.
-func runEpisodes(ctx workflow.Context, spec schema.JobSpec, plans []activities.EnvPlan, slots []schema.Slot) []activities.EpisodeOutcome {
+// wall-clock cap) is recorded as a failure; the batch goes on. From
+// batchResumable on, no episode starts while the job reports the endpoint
+// away.
+func runEpisodes(ctx workflow.Context, v workflow.Version, spec schema.JobSpec, plans []activities.EnvPlan, slots []schema.Slot) []activities.EpisodeOutcome {
 	out := make([]activities.EpisodeOutcome, len(slots))
 	sel := workflow.NewSelector(ctx)
+	var endpoint BatchEndpointSignal
+	if v >= batchResumable {
+		sel.AddReceive(workflow.GetSignalChannel(ctx, SignalEndpoint), func(c workflow.ReceiveChannel, _ bool) {
+			var s BatchEndpointSignal
+			for c.ReceiveAsync(&s) {
+				if s.Epoch > endpoint.Epoch {
+					endpoint = s
+				}
+			}
+		})
+	}
 	next, running := 0, 0
 	limit := max(1, spec.InFlight.Episodes)
 	for next < len(slots) || running > 0 {
-		for next < len(slots) && running < limit {
+		for next < len(slots) && running < limit && !endpoint.Down {
 			i := next
 			next++
 			running++
 			slot := slots[i]
-			cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
-				WorkflowID:               schema.EpisodeID(spec.Job, slot.Batch, slot.Episode),
-				WorkflowExecutionTimeout: time.Duration(spec.Episode.Timeout),
-				RetryPolicy:              &temporal.RetryPolicy{MaximumAttempts: int32(spec.Episode.MaxAttempts)},
-				WorkflowIDReusePolicy:    enums.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
-			})
 			ref := activities.EpisodeRef{Spec: spec, Env: plans[slot.Env], Slot: slot}
-			fut := workflow.ExecuteChildWorkflow(cctx, EpisodeWorkflowName, EpisodeInput{Episode: ref})
+			fut := startEpisode(ctx, v, ref)
 			sel.AddFuture(fut, func(f workflow.Future) {
 				running--
 				if err := f.Get(ctx, &out[i]); err != nil {
-					out[i] = activities.EpisodeOutcome{Slot: slot, Failure: &activities.EpisodeFailure{
-						ErrorClass: errorClass(err), Message: err.Error(), Attempts: spec.Episode.MaxAttempts,
-					}}
+					out[i] = failedOutcome(slot, spec, err)
 				}
 			})
 		}
 		sel.Select(ctx)
+		if v >= batchResumable && ctx.Err() != nil {
+			return out // cancelled: the shard is not written
+		}
 	}
 	return out
 }
+
+// failedOutcome records an episode whose run ended in an error: the turns
+// and attempts its last run reported, or (a run of the first release, or
+// one that ended without reporting, such as a timeout) no turns and every
+// attempt.
+func failedOutcome(slot schema.Slot, spec schema.JobSpec, err error) activities.EpisodeOutcome {
+	out := activities.EpisodeOutcome{Slot: slot, Failure: &activities.EpisodeFailure{
+		ErrorClass: errorClass(err), Message: err.Error(), Attempts: spec.Episode.MaxAttempts,
+	}}
+	var ae *temporal.ApplicationError
+	var d attemptDetails
+	if errors.As(err, &ae) && ae.HasDetails() && ae.Details(&d) == nil && d.Attempts > 0 {
+		out.Turns, out.Failure.Attempts = d.Turns, d.Attempts
+	}
+	return out
+}
+
+// startEpisode starts one episode's child workflow.
+func startEpisode(ctx workflow.Context, v workflow.Version, ref activities.EpisodeRef) workflow.Future {
+	opts := workflow.ChildWorkflowOptions{
+		WorkflowID:            ref.ID(),
+		RetryPolicy:           &temporal.RetryPolicy{MaximumAttempts: int32(ref.Spec.Episode.MaxAttempts)},
+		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
+	}
+	if v < batchResumable {
+		opts.WorkflowExecutionTimeout = time.Duration(ref.Spec.Episode.Timeout)
+		return workflow.ExecuteChildWorkflow(workflow.WithChildOptions(ctx, opts), EpisodeWorkflowName, EpisodeInput{Episode: ref})
+	}
+	// The episode enforces its wall-clock cap itself, excluding the time
+	// its turns wait for the endpoint: an outage must not time it out.
+	return startChild(workflow.WithChildOptions(ctx, opts), EpisodeWorkflowName, EpisodeInput{Episode: ref})
+}
+
+// Error classes the workflows give failed episodes.
+const (
+	ClassEpisodeTimeout = "EpisodeTimeout" // the wall-clock cap (episode.timeout)
+	ClassTurnTimeout    = "TurnTimeout"    // a turn's activity timed out on its every attempt
+)
 
 // errorClass names why an episode failed, from the error's type, never its text.
 func errorClass(err error) string {
 	var te *temporal.TimeoutError
 	var ae *temporal.ApplicationError
 	var ce *temporal.CanceledError
+	var act *temporal.ActivityError
 	switch {
+	case errors.As(err, &act) && errors.As(err, &te):
+		return ClassTurnTimeout
 	case errors.As(err, &te):
-		return "EpisodeTimeout"
+		return ClassEpisodeTimeout
 	case errors.As(err, &ce):
 		return "Canceled"
 	case errors.As(err, &ae) && ae.Type() != "":

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"go.temporal.io/api/enums/v1"
@@ -38,6 +39,11 @@ type EpisodeState struct {
 	// ToolQueue is the host queue of the worker holding the episode's tool
 	// sessions (empty until the first tool call).
 	ToolQueue string `json:"tool_queue,omitempty"`
+	// Active is the wall-clock time the episode has played, less the time
+	// its turns waited for the endpoint (the episode.timeout cap).
+	Active time.Duration `json:"active,omitempty"`
+	// Waiting: the current turn waits for the endpoint (the job was told).
+	Waiting bool `json:"waiting,omitempty"`
 }
 
 // hostQueueWait is how long a tool call waits on the host queue of the
@@ -45,43 +51,103 @@ type EpisodeState struct {
 // (a fresh session): the time to notice that worker is gone.
 const hostQueueWait = 10 * time.Second
 
+// Versions of the episode workflow (change id "episode").
+const (
+	// episodeDurable: a turn whose endpoint is away waits for it (probing)
+	// and retries instead of failing; the wall-clock cap is enforced here,
+	// excluding that wait; a permanent failure is an outcome carrying the
+	// turns played and the attempts run; turn-sized heartbeat timeouts.
+	episodeDurable = 2
+)
+
+// Waiting for the endpoint: the first probe after probeFirst, doubling up
+// to probeMax between probes.
+const (
+	probeFirst = 2 * time.Second
+	probeMax   = time.Minute
+)
+
+// Re-scheduling Generate after a wait: each schedule numbers its attempts
+// generateStride apart (Generate retries at most generateAttempts times),
+// up to generateSchedules apart; later schedules reuse the last range, and
+// the tag in a ref tells their records apart.
+const (
+	generateAttempts  = 20
+	generateStride    = 20
+	generateSchedules = 24
+)
+
 // EpisodeWorkflow plays one episode against an inference endpoint, a turn at
 // a time: Generate (an activity, one inference call) then Act (a local
 // activity stepping the env). Its history holds refs and counters only;
 // transcripts and token arrays live in the turn log.
 func EpisodeWorkflow(ctx workflow.Context, in EpisodeInput) (activities.EpisodeOutcome, error) {
-	_ = workflow.GetVersion(ctx, "episode", workflow.DefaultVersion, 1)
+	v := workflow.GetVersion(ctx, "episode", workflow.DefaultVersion, episodeDurable)
+	e := newEpisodeRun(ctx, v, in)
+	out, err := e.play()
+	var can *workflow.ContinueAsNewError
+	if v < episodeDurable || err == nil || errors.As(err, &can) || ctx.Err() != nil {
+		return out, err
+	}
+	return e.failed(out, err)
+}
+
+// episodeRun is one run of an episode workflow.
+type episodeRun struct {
+	ctx  workflow.Context
+	v    workflow.Version
+	in   EpisodeInput
+	st   EpisodeState
+	base int
+	gctx workflow.Context // Generate
+	actx workflow.Context // Act
+	// clock is when the episode's active time was last counted.
+	clock time.Time
+}
+
+func newEpisodeRun(ctx workflow.Context, v workflow.Version, in EpisodeInput) *episodeRun {
 	spec := in.Episode.Spec
 	timeout := time.Duration(spec.Policy.OpenAI.RequestTimeout)
-	gctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+	gopts := workflow.ActivityOptions{
 		StartToCloseTimeout: 4 * timeout,
 		HeartbeatTimeout:    time.Minute,
 		RetryPolicy: &temporal.RetryPolicy{
-			MaximumAttempts:        20,
+			MaximumAttempts:        generateAttempts,
 			NonRetryableErrorTypes: []string{activities.ErrTypeInference, activities.ErrTypeInvalidSpec, activities.ErrTypeEnvVersion},
 		},
-	})
-	actx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+	}
+	if v >= episodeDurable {
+		// Generate heartbeats every ~2 s: a dead worker's turn resumes
+		// elsewhere within the heartbeat timeout.
+		gopts.HeartbeatTimeout = spec.Episode.Heartbeat()
+		gopts.RetryPolicy.NonRetryableErrorTypes = append(gopts.RetryPolicy.NonRetryableErrorTypes,
+			activities.ErrTypeBadAnswer, activities.ErrTypeEndpointDown)
+	}
+	e := &episodeRun{ctx: ctx, v: v, in: in, st: in.State, clock: workflow.Now(ctx)}
+	e.gctx = workflow.WithActivityOptions(ctx, gopts)
+	e.actx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
 		StartToCloseTimeout: time.Minute,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 10},
 	})
-	st := in.State
 	// Record keys must never repeat: a retried run (or a continued one)
 	// numbers its attempts above every earlier run's.
-	base := (int(workflow.GetInfo(ctx).Attempt)-1)*100000 + st.Runs*1000
-	out := activities.EpisodeOutcome{Slot: in.Episode.Slot}
+	e.base = (int(workflow.GetInfo(ctx).Attempt)-1)*100000 + e.st.Runs*1000
+	return e
+}
+
+// play runs turns until the episode ends, fails, or continues as new.
+func (e *episodeRun) play() (activities.EpisodeOutcome, error) {
+	ctx, st := e.ctx, &e.st
+	out := activities.EpisodeOutcome{Slot: e.in.Episode.Slot}
 	for n := 0; ; n++ {
 		if n == turnsPerRun || workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
-			st.Runs++
-			return out, workflow.NewContinueAsNewError(ctx, EpisodeWorkflowName, EpisodeInput{Episode: in.Episode, State: st})
+			return out, e.continueAsNew()
 		}
-		// Scheduled by the workflow task that ran the last Act, the Generate
-		// is dispatched eagerly to that same worker, whose session is warm;
-		// when it has no free slot any worker rebuilds the session.
-		var gen activities.GenerateResult
-		if err := workflow.ExecuteActivity(gctx, activities.GenerateName, activities.GenerateInput{
-			Episode: in.Episode, Turn: st.Turn, Head: st.Head, AttemptBase: base,
-		}).Get(ctx, &gen); err != nil {
+		if err := e.checkCap(); err != nil {
+			return out, err
+		}
+		gen, err := e.generate()
+		if err != nil {
 			return out, err
 		}
 		st.PromptTokens += int64(gen.PromptTokens)
@@ -90,20 +156,9 @@ func EpisodeWorkflow(ctx workflow.Context, in EpisodeInput) (activities.EpisodeO
 			out.StopReason = schema.StopContext
 			break
 		}
-		var act activities.ActResult
-		if err := workflow.ExecuteLocalActivity(actx, activities.ActName, activities.ActInput{
-			Episode: in.Episode, Turn: st.Turn, Head: st.Head, Gen: gen.Ref, AttemptBase: base,
-		}).Get(ctx, &act); err != nil {
+		act, err := e.act(gen)
+		if err != nil {
 			return out, err
-		}
-		if act.Tool != "" {
-			tin := activities.ToolCallInput{Episode: in.Episode, Turn: st.Turn, Head: st.Head, Gen: gen.Ref,
-				AttemptBase: base, Uses: act.ToolUses, Successes: act.ToolSuccesses}
-			var err error
-			if act, err = callTool(ctx, &st, tin); err != nil {
-				return out, err
-			}
-			st.ToolQueue = act.HostQueue
 		}
 		ref := act.Ref
 		st.Head = &ref
@@ -115,7 +170,7 @@ func EpisodeWorkflow(ctx workflow.Context, in EpisodeInput) (activities.EpisodeO
 		}
 	}
 	if st.ToolQueue != "" {
-		closeTools(ctx, st.ToolQueue, in.Episode.ID())
+		closeTools(ctx, st.ToolQueue, e.in.Episode.ID())
 	}
 	if st.Head == nil {
 		// The very first prompt did not fit: nothing to write, the episode fails.
@@ -126,13 +181,172 @@ func EpisodeWorkflow(ctx workflow.Context, in EpisodeInput) (activities.EpisodeO
 	return out, nil
 }
 
+func (e *episodeRun) continueAsNew() error {
+	e.countActive()
+	e.st.Runs++
+	return workflow.NewContinueAsNewError(e.ctx, EpisodeWorkflowName, EpisodeInput{Episode: e.in.Episode, State: e.st})
+}
+
+// act applies a generation: Act, then the tool call it names, if any.
+func (e *episodeRun) act(gen activities.GenerateResult) (activities.ActResult, error) {
+	st := &e.st
+	var act activities.ActResult
+	if err := workflow.ExecuteLocalActivity(e.actx, activities.ActName, activities.ActInput{
+		Episode: e.in.Episode, Turn: st.Turn, Head: st.Head, Gen: gen.Ref, AttemptBase: e.base,
+	}).Get(e.ctx, &act); err != nil {
+		return act, err
+	}
+	if act.Tool == "" {
+		return act, nil
+	}
+	tin := activities.ToolCallInput{Episode: e.in.Episode, Turn: st.Turn, Head: st.Head, Gen: gen.Ref,
+		AttemptBase: e.base, Uses: act.ToolUses, Successes: act.ToolSuccesses}
+	act, err := callTool(e.ctx, e.v, st, tin)
+	if err != nil {
+		return act, err
+	}
+	st.ToolQueue = act.HostQueue
+	return act, nil
+}
+
+// generate runs the turn's Generate. Scheduled by the workflow task that
+// ran the last Act, it is dispatched eagerly to that same worker, whose
+// session is warm; when it has no free slot any worker rebuilds the
+// session. From episodeDurable on, an endpoint that is away makes the turn
+// wait for it and try again, however long that takes.
+func (e *episodeRun) generate() (activities.GenerateResult, error) {
+	in := activities.GenerateInput{Episode: e.in.Episode, Turn: e.st.Turn, Head: e.st.Head, AttemptBase: e.base}
+	for schedule := 1; ; schedule++ {
+		var gen activities.GenerateResult
+		err := workflow.ExecuteActivity(e.gctx, activities.GenerateName, in).Get(e.ctx, &gen)
+		if e.v < episodeDurable {
+			return gen, err
+		}
+		if !hasType(err, activities.ErrTypeEndpointDown) {
+			if e.st.Waiting {
+				e.st.Waiting = false
+				e.signalJob(false, "")
+			}
+			return gen, err
+		}
+		if err := e.waitForEndpoint(err); err != nil {
+			return gen, err
+		}
+		in.AttemptBase = e.base + generateStride*min(schedule, generateSchedules)
+	}
+}
+
+// waitForEndpoint tells the job the turn waits, then probes the endpoint
+// with a growing pause until it answers. The wait does not count toward the
+// episode's wall-clock cap. A long wait continues as new at the same turn.
+func (e *episodeRun) waitForEndpoint(cause error) error {
+	ctx := e.ctx
+	e.countActive()
+	if !e.st.Waiting {
+		e.st.Waiting = true
+		e.signalJob(true, cause.Error())
+	}
+	pctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 2*time.Duration(e.in.Episode.Spec.Policy.OpenAI.RequestTimeout) + time.Minute,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
+	})
+	for delay := probeFirst; ; delay = min(2*delay, probeMax) {
+		if workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
+			e.clock = workflow.Now(ctx)
+			return e.continueAsNew()
+		}
+		if err := workflow.Sleep(ctx, delay); err != nil {
+			return err
+		}
+		var r activities.ProbeResult
+		err := workflow.ExecuteActivity(pctx, activities.ProbeEndpointName, e.in.Episode.Spec).Get(ctx, &r)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err == nil && r.Up {
+			e.clock = workflow.Now(ctx)
+			return nil
+		}
+	}
+}
+
+// signalJob tells the job this episode's turn waits for the endpoint, or
+// goes on. A job that is gone has nobody to tell.
+func (e *episodeRun) signalJob(down bool, reason string) {
+	s := EndpointSignal{Episode: e.in.Episode.ID(), Down: down, At: workflow.Now(e.ctx), Reason: reason}
+	_ = workflow.SignalExternalWorkflow(e.ctx, e.in.Episode.Spec.Job, "", SignalEndpoint, s).Get(e.ctx, nil)
+}
+
+// countActive adds the time since the clock was last read to the
+// episode's active time.
+func (e *episodeRun) countActive() {
+	now := workflow.Now(e.ctx)
+	e.st.Active += now.Sub(e.clock)
+	e.clock = now
+}
+
+// checkCap fails the episode once its active time (wall clock, less the
+// time its turns waited for the endpoint) reaches episode.timeout. It is
+// checked between turns; a turn itself is bounded by its activities'
+// timeouts.
+func (e *episodeRun) checkCap() error {
+	if e.v < episodeDurable {
+		return nil // the batch set the cap as the run's execution timeout
+	}
+	e.countActive()
+	if limit := time.Duration(e.in.Episode.Spec.Episode.Timeout); e.st.Active >= limit {
+		msg := fmt.Sprintf("episode %s played %v of its %v cap (episode.timeout) in %d turns", e.in.Episode.ID(), e.st.Active.Round(time.Second), limit, e.st.Turn)
+		return temporal.NewNonRetryableApplicationError(msg, ClassEpisodeTimeout, nil)
+	}
+	return nil
+}
+
+// failed turns a run's error into the episode's failure record when no
+// retry will follow (the error is non-retryable, or this was the last
+// attempt), with the turns it played and the attempts it ran; otherwise the
+// error goes back to Temporal, which retries the run.
+func (e *episodeRun) failed(out activities.EpisodeOutcome, err error) (activities.EpisodeOutcome, error) {
+	attempt := int(workflow.GetInfo(e.ctx).Attempt)
+	var ae *temporal.ApplicationError
+	nonRetryable := errors.As(err, &ae) && ae.NonRetryable()
+	if !nonRetryable && attempt < e.in.Episode.Spec.Episode.MaxAttempts {
+		// Retried by Temporal; should no retry come (the run is cancelled
+		// or the retry policy says otherwise), the batch still learns the
+		// turns played and the attempts run from the details.
+		return out, temporal.NewApplicationErrorWithOptions(
+			fmt.Sprintf("attempt %d failed at turn %d", attempt, e.st.Turn), errorClass(err),
+			temporal.ApplicationErrorOptions{Cause: err, Details: []any{attemptDetails{Turns: e.st.Turn, Attempts: attempt}}})
+	}
+	out.Turns = e.st.Turn
+	out.Failure = &activities.EpisodeFailure{ErrorClass: errorClass(err), Message: err.Error(), Attempts: attempt}
+	return out, nil
+}
+
+// attemptDetails ride on the error of a failed episode run.
+type attemptDetails struct {
+	Turns    int `json:"turns"`
+	Attempts int `json:"attempts"`
+}
+
+// hasType reports whether err carries an ApplicationError of type t.
+func hasType(err error, t string) bool {
+	var ae *temporal.ApplicationError
+	return errors.As(err, &ae) && ae.Type() == t
+}
+
 // callTool runs a tool call on the worker holding the episode's tool session
 // (its host queue) or, for the first call or when that worker is gone, on
 // the tool queue, where any tool worker opens a fresh session.
-func callTool(ctx workflow.Context, st *EpisodeState, in activities.ToolCallInput) (activities.ActResult, error) {
+func callTool(ctx workflow.Context, v workflow.Version, st *EpisodeState, in activities.ToolCallInput) (activities.ActResult, error) {
+	heartbeat := 30 * time.Second
+	if v >= episodeDurable {
+		// ToolCall heartbeats every 2 s: a dead tool worker's call
+		// resumes elsewhere within the job's heartbeat timeout.
+		heartbeat = in.Episode.Spec.Episode.Heartbeat()
+	}
 	tctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 10 * time.Minute,
-		HeartbeatTimeout:    30 * time.Second, // ToolCall heartbeats every 10 s
+		HeartbeatTimeout:    heartbeat,
 		RetryPolicy: &temporal.RetryPolicy{
 			MaximumAttempts:        5,
 			NonRetryableErrorTypes: []string{activities.ErrTypeInvalidSpec, "ToolMismatch"},

@@ -3,6 +3,7 @@ package workflows
 import (
 	"cmp"
 	"errors"
+	"slices"
 	"time"
 
 	"go.temporal.io/api/enums/v1"
@@ -35,87 +36,143 @@ type JobState struct {
 	Paused    bool                 `json:"paused"`
 	InFlight  schema.InFlight      `json:"in_flight"`
 	Progress  Progress             `json:"progress"`
+	// Committed lists the batches from NextBatch on that an earlier run of
+	// the job committed: this run skips them.
+	Committed []int `json:"committed,omitempty"`
+	// Endpoint is the job's view of the policy endpoint.
+	Endpoint outages `json:"endpoint"`
 }
 
-// Progress is what the progress query answers.
-type Progress struct {
-	Job             string    `json:"job"`
-	Batches         int       `json:"batches"`
-	BatchesDone     int       `json:"batches_done"`
-	BatchesInFlight int       `json:"batches_in_flight"`
-	Episodes        int64     `json:"episodes"`
-	EpisodesDone    int64     `json:"episodes_done"`
-	EpisodesFailed  int64     `json:"episodes_failed"`
-	Successes       int64     `json:"successes"`
-	Turns           int64     `json:"turns"`
-	PromptTokens    int64     `json:"prompt_tokens"`
-	ResponseTokens  int64     `json:"response_tokens"`
-	RewardSum       float64   `json:"reward_sum"`
-	StartedAt       time.Time `json:"started_at"`
-	UpdatedAt       time.Time `json:"updated_at"`
-	Paused          bool      `json:"paused"`
-	Done            bool      `json:"done"`
-	ContinuedAsNew  int       `json:"continued_as_new"`
-}
-
-// MeanReward is the mean total reward of the finished episodes.
-func (p Progress) MeanReward() float64 {
-	if n := p.EpisodesDone - p.EpisodesFailed; n > 0 {
-		return p.RewardSum / float64(n)
-	}
-	return 0
-}
-
-// TurnsPerSecond since the job started.
-func (p Progress) TurnsPerSecond() float64 {
-	if d := p.UpdatedAt.Sub(p.StartedAt).Seconds(); d > 0 {
-		return float64(p.Turns) / d
-	}
-	return 0
-}
+// Versions of the job workflow (change id "job").
+const (
+	// jobResumable: the spec is validated in ValidateJob, not in workflow
+	// code; batches an earlier run committed are skipped; batch ids of
+	// closed runs are reused; endpoint outages stop new batches.
+	jobResumable = 2
+)
 
 // JobWorkflow drives a job: validates it, runs its batches with a bounded
 // number in flight, and writes _SUCCESS once every batch is committed. It can
 // be paused, resumed and re-sized by signal and answers the progress query.
+// A rerun of a failed or cancelled job skips the batches already committed.
 func JobWorkflow(ctx workflow.Context, in JobInput) (Progress, error) {
-	// Versioned from the first release so later changes can branch on it.
-	_ = workflow.GetVersion(ctx, "job", workflow.DefaultVersion, 1)
+	v := workflow.GetVersion(ctx, "job", workflow.DefaultVersion, jobResumable)
 	spec := in.Spec
-	if err := spec.Validate(); err != nil {
-		return Progress{}, temporal.NewNonRetryableApplicationError(err.Error(), activities.ErrTypeInvalidSpec, err)
+	if v < jobResumable {
+		// Runs of the first release validated here; kept so they replay.
+		if err := spec.Validate(); err != nil {
+			return Progress{}, temporal.NewNonRetryableApplicationError(err.Error(), activities.ErrTypeInvalidSpec, err)
+		}
 	}
-	st := in.State
+	j := &jobRun{ctx: ctx, v: v, spec: spec, st: in.State, in: in}
 	// Answer from the start: before the plan exists the job reports its
 	// size and nothing done.
-	if err := workflow.SetQueryHandler(ctx, QueryProgress, func() (Progress, error) {
-		if st == nil {
-			return Progress{Job: spec.Job, Batches: spec.Batches(), Episodes: int64(spec.Episodes())}, nil
-		}
-		p := st.Progress
-		p.Paused = st.Paused
-		return p, nil
-	}); err != nil {
+	if err := workflow.SetQueryHandler(ctx, QueryProgress, j.progress); err != nil {
 		return Progress{}, err
 	}
-	if st == nil {
-		var plan activities.ValidateJobResult
-		actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-			StartToCloseTimeout: 2 * time.Minute,
-			RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 5},
-		})
-		if err := workflow.ExecuteActivity(actx, activities.ValidateJobName, spec).Get(ctx, &plan); err != nil {
+	if j.st == nil {
+		if err := j.plan(); err != nil {
 			return Progress{}, err
 		}
-		now := workflow.Now(ctx)
-		st = &JobState{Envs: plan.Envs, InFlight: spec.InFlight, Progress: Progress{
-			Job: spec.Job, Batches: spec.Batches(), Episodes: int64(spec.Episodes()), StartedAt: now, UpdatedAt: now,
-		}}
 	}
+	return j.run()
+}
 
-	sel := workflow.NewSelector(ctx)
-	pause := workflow.GetSignalChannel(ctx, SignalPause)
-	resume := workflow.GetSignalChannel(ctx, SignalResume)
-	resize := workflow.GetSignalChannel(ctx, SignalSetInFlight)
+// jobRun is one run of a job workflow.
+type jobRun struct {
+	ctx      workflow.Context
+	v        workflow.Version
+	spec     schema.JobSpec
+	in       JobInput
+	st       *JobState
+	sel      workflow.Selector
+	childCtx workflow.Context
+	failure  error
+	running  []int // batches in flight, in launch order
+	launched int
+}
+
+func (j *jobRun) progress() (Progress, error) {
+	if j.st == nil {
+		return Progress{Job: j.spec.Job, Batches: j.spec.Batches(), Episodes: int64(j.spec.Episodes())}, nil
+	}
+	p := j.st.Progress
+	p.Paused = j.st.Paused
+	p.Endpoint = j.st.Endpoint.outage()
+	return p, nil
+}
+
+// plan validates the job on a worker and sets up its state, counting the
+// batches an earlier run committed as done.
+func (j *jobRun) plan() error {
+	ctx, spec := j.ctx, j.spec
+	var plan activities.ValidateJobResult
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 2 * time.Minute,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 5},
+	})
+	if err := workflow.ExecuteActivity(actx, activities.ValidateJobName, spec).Get(ctx, &plan); err != nil {
+		return err
+	}
+	now := workflow.Now(ctx)
+	j.st = &JobState{Envs: plan.Envs, InFlight: spec.InFlight, Progress: Progress{
+		Job: spec.Job, Batches: spec.Batches(), Episodes: int64(spec.Episodes()), StartedAt: now, UpdatedAt: now,
+	}}
+	if j.v >= jobResumable && len(plan.Committed) > 0 {
+		p := &j.st.Progress
+		j.st.Committed = plan.Committed
+		p.Resumed = Resumed{Batches: len(plan.Committed), Episodes: plan.CommittedEpisodes, Failed: plan.CommittedFailed}
+		p.BatchesDone, p.EpisodesDone, p.EpisodesFailed = len(plan.Committed), plan.CommittedEpisodes, plan.CommittedFailed
+	}
+	return nil
+}
+
+func (j *jobRun) run() (Progress, error) {
+	ctx, st := j.ctx, j.st
+	j.sel = workflow.NewSelector(ctx)
+	onSignals := j.signals()
+	reuse := enums.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY
+	if j.v >= jobResumable {
+		// A completed batch is committed and skipped; any other closed run
+		// of its id (cancelled with an earlier job run) is replaced.
+		reuse = enums.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE
+	}
+	j.childCtx = workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+		ParentClosePolicy:     enums.PARENT_CLOSE_POLICY_REQUEST_CANCEL,
+		WorkflowIDReusePolicy: reuse,
+	})
+	perRun := cmp.Or(j.in.MaxBatchesPerRun, maxBatchesPerRun)
+	for {
+		draining := j.launched >= perRun || workflow.GetInfo(ctx).GetContinueAsNewSuggested()
+		j.launch(draining)
+		st.Progress.BatchesInFlight = len(j.running)
+		if len(j.running) == 0 {
+			switch {
+			case j.failure != nil:
+				return st.Progress, j.failure
+			case st.NextBatch >= st.Progress.Batches:
+				return finish(ctx, j.spec, st)
+			case draining:
+				onSignals()
+				st.Progress.ContinuedAsNew++
+				return Progress{}, workflow.NewContinueAsNewError(ctx, JobWorkflowName, JobInput{Spec: j.spec, State: st, MaxBatchesPerRun: j.in.MaxBatchesPerRun})
+			}
+		}
+		j.sel.Select(ctx)
+		if err := ctx.Err(); err != nil {
+			return st.Progress, err
+		}
+	}
+}
+
+// signals wires the job's signals into the selector and returns a function
+// draining them all.
+func (j *jobRun) signals() func() {
+	st := j.st
+	pause := workflow.GetSignalChannel(j.ctx, SignalPause)
+	resume := workflow.GetSignalChannel(j.ctx, SignalResume)
+	resize := workflow.GetSignalChannel(j.ctx, SignalSetInFlight)
+	endpoint := workflow.GetSignalChannel(j.ctx, SignalEndpoint)
 	onSignals := func() {
 		for pause.ReceiveAsync(nil) {
 			st.Paused = true
@@ -132,72 +189,106 @@ func JobWorkflow(ctx workflow.Context, in JobInput) (Progress, error) {
 				st.InFlight.Episodes = f.Episodes
 			}
 		}
+		if j.v >= jobResumable {
+			j.onEndpoint(endpoint)
+		}
 	}
-	sel.AddReceive(pause, func(workflow.ReceiveChannel, bool) { onSignals() })
-	sel.AddReceive(resume, func(workflow.ReceiveChannel, bool) { onSignals() })
-	sel.AddReceive(resize, func(workflow.ReceiveChannel, bool) { onSignals() })
+	j.sel.AddReceive(pause, func(workflow.ReceiveChannel, bool) { onSignals() })
+	j.sel.AddReceive(resume, func(workflow.ReceiveChannel, bool) { onSignals() })
+	j.sel.AddReceive(resize, func(workflow.ReceiveChannel, bool) { onSignals() })
+	if j.v >= jobResumable {
+		j.sel.AddReceive(endpoint, func(workflow.ReceiveChannel, bool) { onSignals() })
+	}
+	return onSignals
+}
 
-	childCtx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
-		ParentClosePolicy:     enums.PARENT_CLOSE_POLICY_REQUEST_CANCEL,
-		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
-	})
-	var failure error
-	inFlight, launched := 0, 0
-	perRun := cmp.Or(in.MaxBatchesPerRun, maxBatchesPerRun)
-	for {
-		draining := launched >= perRun || workflow.GetInfo(ctx).GetContinueAsNewSuggested()
-		for failure == nil && !st.Paused && !draining && inFlight < st.InFlight.Batches && st.NextBatch < st.Progress.Batches {
-			b := st.NextBatch
-			st.NextBatch++
-			inFlight++
-			launched++
-			cctx := workflow.WithWorkflowID(childCtx, BatchID(spec.Job, b))
-			// A batch takes the in-flight limits current when it starts, so
-			// set_in_flight reaches episodes of every later batch.
-			bspec := spec
-			bspec.InFlight = st.InFlight
-			fut := workflow.ExecuteChildWorkflow(cctx, BatchWorkflowName, BatchInput{Spec: bspec, Envs: st.Envs, Batch: b})
-			sel.AddFuture(fut, func(f workflow.Future) {
-				inFlight--
-				var sum activities.ShardSummary
-				if err := f.Get(ctx, &sum); err != nil {
-					if failure == nil {
-						failure = err
-					}
-					return
-				}
-				p := &st.Progress
-				p.BatchesDone++
-				p.EpisodesDone += int64(sum.Episodes)
-				p.EpisodesFailed += int64(sum.Failed)
-				p.Successes += int64(sum.Successes)
-				p.Turns += sum.Turns
-				p.RewardSum += sum.RewardSum
-				p.PromptTokens += sum.PromptTokens
-				p.ResponseTokens += sum.ResponseTokens
-				p.UpdatedAt = workflow.Now(ctx)
-			})
+// launch starts batches up to the in-flight limit, unless the job is
+// paused, draining, failing or waiting for its endpoint.
+func (j *jobRun) launch(draining bool) {
+	st := j.st
+	for j.failure == nil && !st.Paused && !draining && !j.endpointDown() &&
+		len(j.running) < st.InFlight.Batches && st.NextBatch < st.Progress.Batches {
+		b := st.NextBatch
+		st.NextBatch++
+		if len(st.Committed) > 0 && st.Committed[0] == b {
+			st.Committed = st.Committed[1:] // committed by an earlier run
+			continue
 		}
-		st.Progress.BatchesInFlight = inFlight
-		if inFlight == 0 {
-			switch {
-			case failure != nil:
-				return st.Progress, failure
-			case st.NextBatch >= st.Progress.Batches:
-				return finish(ctx, spec, st)
-			case draining:
-				onSignals()
-				st.Progress.ContinuedAsNew++
-				return Progress{}, workflow.NewContinueAsNewError(ctx, JobWorkflowName, JobInput{Spec: spec, State: st, MaxBatchesPerRun: in.MaxBatchesPerRun})
-			}
+		j.running = append(j.running, b)
+		j.launched++
+		cctx := workflow.WithWorkflowID(j.childCtx, BatchID(j.spec.Job, b))
+		// A batch takes the in-flight limits current when it starts, so
+		// set_in_flight reaches episodes of every later batch.
+		bspec := j.spec
+		bspec.InFlight = st.InFlight
+		input := BatchInput{Spec: bspec, Envs: st.Envs, Batch: b}
+		var fut workflow.Future
+		if j.v >= jobResumable {
+			fut = startChild(cctx, BatchWorkflowName, input)
+		} else {
+			fut = workflow.ExecuteChildWorkflow(cctx, BatchWorkflowName, input)
 		}
-		sel.Select(ctx)
-		if err := ctx.Err(); err != nil {
-			return st.Progress, err
-		}
+		j.sel.AddFuture(fut, func(f workflow.Future) { j.onBatch(b, f) })
 	}
 }
 
+func (j *jobRun) endpointDown() bool { return j.v >= jobResumable && len(j.st.Endpoint.Waiting) > 0 }
+
+// onBatch folds a finished batch into the job's progress.
+func (j *jobRun) onBatch(b int, f workflow.Future) {
+	j.running = slices.DeleteFunc(j.running, func(x int) bool { return x == b })
+	var res BatchResult
+	err := f.Get(j.ctx, &res)
+	if j.v >= jobResumable && j.st.Endpoint.forgetBatch(BatchID(j.spec.Job, b)) {
+		j.broadcast(false)
+	}
+	if err != nil {
+		if j.failure == nil {
+			j.failure = err
+		}
+		return
+	}
+	p := &j.st.Progress
+	p.BatchesDone++
+	p.EpisodesDone += int64(res.Episodes)
+	p.EpisodesFailed += int64(res.Failed)
+	p.Successes += int64(res.Successes)
+	p.Turns += res.Turns
+	p.RewardSum += res.RewardSum
+	p.PromptTokens += res.PromptTokens
+	p.ResponseTokens += res.ResponseTokens
+	p.Faults.Failed = addClasses(p.Faults.Failed, res.FailedClasses)
+	p.UpdatedAt = workflow.Now(j.ctx)
+}
+
+// onEndpoint applies the episodes' endpoint signals; when the endpoint goes
+// away or comes back for the job, the batches in flight hear of it.
+func (j *jobRun) onEndpoint(c workflow.ReceiveChannel) {
+	var s EndpointSignal
+	for c.ReceiveAsync(&s) {
+		before := len(j.st.Endpoint.Waiting)
+		if j.st.Endpoint.apply(s) {
+			if s.Down {
+				j.st.Progress.Faults.EndpointOutages++
+			}
+			j.broadcast(s.Down)
+		}
+		if len(j.st.Endpoint.Waiting) > before {
+			j.st.Progress.Faults.TurnsPaused++
+		}
+		s = EndpointSignal{}
+	}
+}
+
+// broadcast tells every batch in flight that the endpoint went away or came
+// back, so none starts new episodes while it is away. A batch that just
+// ended misses the signal; nothing waits for it.
+func (j *jobRun) broadcast(down bool) {
+	j.st.Endpoint.Epoch++
+	for _, b := range j.running {
+		_ = workflow.SignalExternalWorkflow(j.ctx, BatchID(j.spec.Job, b), "", SignalEndpoint, BatchEndpointSignal{Down: down, Epoch: j.st.Endpoint.Epoch})
+	}
+}
 func finish(ctx workflow.Context, spec schema.JobSpec, st *JobState) (Progress, error) {
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 5 * time.Minute,

@@ -151,10 +151,10 @@ func TestSetInFlightSignal(t *testing.T) {
 	}
 	var starts []start
 	env.OnWorkflow(BatchWorkflowName, mock.Anything, mock.Anything).After(10 * time.Minute).Return(
-		func(_ workflow.Context, in BatchInput) (activities.ShardSummary, error) {
+		func(_ workflow.Context, in BatchInput) (BatchResult, error) {
 			// The test env calls the mock when the delay has passed.
 			starts = append(starts, start{env.Now().Add(-10 * time.Minute), in.Batch, in.Spec.InFlight.Episodes})
-			return activities.ShardSummary{Batch: in.Batch, Episodes: 16, Turns: 32, PromptTokens: 100, ResponseTokens: 10}, nil
+			return BatchResult{ShardSummary: activities.ShardSummary{Batch: in.Batch, Episodes: 16, Turns: 32, PromptTokens: 100, ResponseTokens: 10}}, nil
 		})
 	env.OnActivity(activities.WriteSuccessName, mock.Anything, mock.Anything).Return(nil) // no shards were written
 	var sentAt time.Time

@@ -27,6 +27,10 @@ const (
 	SignalPause       = "pause"
 	SignalResume      = "resume"
 	SignalSetInFlight = "set_in_flight"
+	// SignalEndpoint: an episode tells its job its turn waits for the
+	// endpoint (or goes on); the job tells its batches the endpoint went
+	// away (or came back).
+	SignalEndpoint = "endpoint"
 )
 
 // DefaultTaskQueue is where workflows and activities run unless configured.
@@ -46,4 +50,5 @@ func Register(w worker.Registry, a *activities.Activities) {
 	w.RegisterActivityWithOptions(a.Act, activity.RegisterOptions{Name: activities.ActName})
 	w.RegisterActivityWithOptions(a.WriteShard, activity.RegisterOptions{Name: activities.WriteShardName})
 	w.RegisterActivityWithOptions(a.WriteSuccess, activity.RegisterOptions{Name: activities.WriteSuccessName})
+	w.RegisterActivityWithOptions(a.ProbeEndpoint, activity.RegisterOptions{Name: activities.ProbeEndpointName})
 }
