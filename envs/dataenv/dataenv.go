@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/dataset"
@@ -50,37 +51,60 @@ type Family struct {
 	SamplePath string
 }
 
+// LoadTimeout bounds one attempt to open an env's dataset, download
+// included. Reset has no context, so this is what ends a load that keeps
+// trickling; a load that makes no progress at all fails sooner, after
+// dataset.DefaultStallTimeout.
+const LoadTimeout = 30 * time.Minute
+
 // Env is one env instance over a dataset.
 type Env struct {
-	fam *Family
-	url string
+	fam  *Family
+	url  string
+	opts []dataset.Option
 
-	once sync.Once
-	ds   *dataset.Dataset
-	err  error
+	mu sync.Mutex
+	ds *dataset.Dataset // nil until a load succeeds; failures are not kept
 
 	row map[string]any
 }
 
 // New returns an env of family fam over the dataset at url (a path, http(s),
-// s3:// or hf:// URL, or Sample). The dataset is opened on first use.
-func New(fam *Family, url string) *Env { return &Env{fam: fam, url: url} }
+// s3:// or hf:// URL, or Sample). The dataset is opened on first use, with
+// opts (a cache folder, a stall timeout) after the family's columns.
+func New(fam *Family, url string, opts ...dataset.Option) *Env {
+	return &Env{fam: fam, url: url, opts: opts}
+}
 
+// open returns the env's dataset, loading it on first use. A failed load is
+// not remembered: the next call tries again, so a server that was down for
+// one episode serves the next.
 func (e *Env) open() (*dataset.Dataset, error) {
-	e.once.Do(func() {
-		url := e.url
-		if url == Sample {
-			if url, e.err = materialise(e.fam.Samples, e.fam.SamplePath); e.err != nil {
-				return
-			}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ds != nil {
+		return e.ds, nil
+	}
+	url := e.url
+	if url == Sample {
+		var err error
+		if url, err = materialise(e.fam.Samples, e.fam.SamplePath); err != nil {
+			return nil, err
 		}
-		e.ds, e.err = dataset.Open(context.Background(), url, dataset.WithColumns(e.fam.Columns...))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), LoadTimeout)
+	defer cancel()
+	opts := append([]dataset.Option{dataset.WithColumns(e.fam.Columns...)}, e.opts...)
+	ds, err := dataset.Open(ctx, url, opts...)
+	if err != nil {
 		var mc *dataset.MissingColumnError
-		if e.err != nil && !errors.As(e.err, &mc) {
-			e.err = fmt.Errorf("%w (the env's dataset option takes a path, an http(s)://, s3:// or hf:// URL, or %q for the shipped sample)", e.err, Sample)
+		if !errors.As(err, &mc) {
+			err = fmt.Errorf("%w (the env's dataset option takes a path, an http(s)://, s3:// or hf:// URL, or %q for the shipped sample)", err, Sample)
 		}
-	})
-	return e.ds, e.err
+		return nil, err
+	}
+	e.ds = ds
+	return ds, nil
 }
 
 // Rows implements envs.Tasks: the dataset's size.

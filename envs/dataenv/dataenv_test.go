@@ -6,9 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/dataenv"
@@ -94,5 +99,57 @@ func TestTaskOrderCoversRows(t *testing.T) {
 	}
 	if len(seen) != 3 {
 		t.Fatalf("3 tasks asked %v", seen)
+	}
+}
+
+// A dataset server that stalls fails the episode's load within the stall
+// timeout; the failure is not remembered, so the same env loads the dataset
+// once the server answers (before, a sync.Once kept the first error, and
+// http.DefaultClient waited forever).
+func TestStalledLoadFailsThenRetries(t *testing.T) {
+	body, err := samples.ReadFile("testdata/sample.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stall atomic.Bool
+	var stalled atomic.Int32
+	quit := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if stall.Load() {
+			stalled.Add(1)
+			select { // accept the request, never answer
+			case <-r.Context().Done():
+			case <-quit:
+			}
+			return
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(quit) })
+	stall.Store(true)
+	e := dataenv.New(family("a"), srv.URL+"/sample.jsonl",
+		dataset.WithCacheDir(t.TempDir()), dataset.WithStallTimeout(200*time.Millisecond))
+	done := make(chan error, 1)
+	go func() { _, err := e.Rows(); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, dataset.ErrStalled) {
+			t.Fatalf("stalled server: got %v, want dataset.ErrStalled", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the load of a stalled dataset did not end")
+	}
+	if stalled.Load() == 0 {
+		t.Fatal("the server never stalled: the test proves nothing")
+	}
+	stall.Store(false)
+	if n, err := e.Rows(); err != nil || n != 3 {
+		t.Fatalf("after the server recovered: rows %d, %v", n, err)
+	}
+	obs, _, err := e.ResetTask(1)
+	if err != nil || obs != "What is 2 + 2?" {
+		t.Fatalf("row 1: %q %v", obs, err)
 	}
 }

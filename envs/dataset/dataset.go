@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/quarry-rl/quarry/internal/blob"
 )
@@ -81,6 +82,7 @@ type options struct {
 	client        *http.Client
 	blobOpts      []blob.Option
 	rowGroupCache int64
+	stallTimeout  time.Duration
 }
 
 // An Option configures Open.
@@ -101,9 +103,20 @@ func WithFormat(f Format) Option { return func(o *options) { o.format = f } }
 // ~/.cache/quarry/datasets).
 func WithCacheDir(dir string) Option { return func(o *options) { o.cacheDir = dir } }
 
-// WithHTTPClient sets the client for http(s):// and hf:// downloads
-// (http.DefaultClient otherwise).
+// WithHTTPClient sets the client for http(s):// and hf:// downloads. By
+// default each load uses a client whose connect, TLS and response-header
+// waits are bounded by the stall timeout. Whatever the client, a download
+// that makes no progress for the stall timeout fails (WithStallTimeout).
 func WithHTTPClient(c *http.Client) Option { return func(o *options) { o.client = c } }
+
+// WithStallTimeout sets how long a remote download (http(s)://, hf://,
+// s3://) may make no progress — no connection, no response, no body bytes —
+// before it fails with ErrStalled (DefaultStallTimeout). It bounds stalls,
+// not the length of a download that keeps making progress: the caller's
+// context bounds that.
+func WithStallTimeout(d time.Duration) Option {
+	return func(o *options) { o.stallTimeout = d }
+}
 
 // WithBlobOptions passes options (endpoint, region, credentials) to the S3
 // store that s3:// datasets are read through.
@@ -200,6 +213,9 @@ type entry struct {
 	done chan struct{}
 	ds   *Dataset
 	err  error
+	// abandoned: the load failed because its caller's context ended, not
+	// because of the dataset; a waiter with time left loads it again.
+	abandoned bool
 }
 
 // NewRegistry returns an empty registry.
@@ -234,9 +250,12 @@ func Open(ctx context.Context, rawURL string, opts ...Option) (*Dataset, error) 
 // folder) returns the same *Dataset, whatever the other options; concurrent
 // first opens wait for one download. WithColumns is checked on every call.
 func (r *Registry) Open(ctx context.Context, rawURL string, opts ...Option) (*Dataset, error) {
-	o := options{rowGroupCache: DefaultRowGroupCache, client: http.DefaultClient}
+	o := options{rowGroupCache: DefaultRowGroupCache, stallTimeout: DefaultStallTimeout}
 	for _, opt := range opts {
 		opt(&o)
+	}
+	if o.stallTimeout <= 0 {
+		return nil, fmt.Errorf("dataset %s: stall timeout %s: want more than 0", redact(rawURL), o.stallTimeout)
 	}
 	loc, err := resolve(rawURL)
 	if err != nil {
@@ -259,6 +278,7 @@ func (r *Registry) Open(ctx context.Context, rawURL string, opts ...Option) (*Da
 			r.entries[key] = e
 			r.mu.Unlock()
 			e.ds, e.err = load(ctx, loc, o)
+			e.abandoned = e.err != nil && ctx.Err() != nil
 			if e.err != nil {
 				r.mu.Lock()
 				delete(r.entries, key)
@@ -275,7 +295,7 @@ func (r *Registry) Open(ctx context.Context, rawURL string, opts ...Option) (*Da
 		}
 		if e.err != nil {
 			// Another caller's cancellation is not ours: try again.
-			if ok && ctx.Err() == nil && (errors.Is(e.err, context.Canceled) || errors.Is(e.err, context.DeadlineExceeded)) {
+			if ok && ctx.Err() == nil && e.abandoned {
 				continue
 			}
 			return nil, e.err
@@ -306,7 +326,11 @@ func (r *Registry) Close() error {
 
 // load opens one dataset: fetch, format, index.
 func load(ctx context.Context, loc location, o options) (*Dataset, error) {
-	f := &fetcher{cacheDir: o.cacheDir, client: o.client, blobOpts: o.blobOpts}
+	f := &fetcher{cacheDir: o.cacheDir, client: o.client, blobOpts: o.blobOpts, stall: o.stallTimeout}
+	if f.client == nil && loc.kind == sourceHTTP {
+		f.client = newHTTPClient(o.stallTimeout)
+		defer f.client.CloseIdleConnections()
+	}
 	p, err := f.localFile(ctx, loc)
 	if err != nil {
 		return nil, err

@@ -215,6 +215,7 @@ type fetcher struct {
 	cacheDir string
 	client   *http.Client
 	blobOpts []blob.Option
+	stall    time.Duration // see WithStallTimeout
 }
 
 // localFile returns a local path holding the location's bytes, downloading
@@ -290,34 +291,18 @@ func (v remoteVersion) String() string {
 }
 
 func (f *fetcher) fetchHTTP(ctx context.Context, l location) (string, error) {
-	// HEAD names the version to look for in the cache. A server that refuses
-	// HEAD (or a URL signed for GET only) leaves the version unknown: the
-	// entry is then keyed by the URL alone.
-	ver := remoteVersion{size: -1}
-	req, err := http.NewRequestWithContext(ctx, http.MethodHead, l.url, nil)
+	w := startWatchdog(ctx, f.stall)
+	defer w.stop()
+	ver, err := f.headVersion(w, l)
 	if err != nil {
-		return "", httpError("HEAD", l.display, err)
-	}
-	f.authorize(req, l)
-	resp, err := f.client.Do(req)
-	if err != nil {
-		return "", httpError("HEAD", l.display, err)
-	}
-	resp.Body.Close()
-	switch {
-	case resp.StatusCode == http.StatusNotFound:
-		return "", fmt.Errorf("dataset %s: HEAD: %s: %w", l.display, resp.Status, ErrNotFound)
-	case resp.StatusCode == http.StatusUnauthorized:
-		return "", f.accessError(l, "HEAD", resp.Status)
-	case resp.StatusCode/100 == 2:
-		ver = remoteVersion{etag: resp.Header.Get("ETag"), size: resp.ContentLength}
+		return "", err
 	}
 	dst := f.entryPath(l, ver.String())
 	if fi, err := os.Stat(dst); err == nil && (ver.size < 0 || fi.Size() == ver.size) {
 		return dst, nil
 	}
-
-	req, err = http.NewRequestWithContext(ctx, http.MethodGet, l.url, nil)
+	w.kick()
+	req, err := http.NewRequestWithContext(w.ctx, http.MethodGet, l.url, nil)
 	if err != nil {
 		return "", httpError("GET", l.display, err)
 	}
@@ -325,11 +310,12 @@ func (f *fetcher) fetchHTTP(ctx context.Context, l location) (string, error) {
 	// Ask for the bytes as stored: a transparently decompressed body would
 	// not match the size the server announced.
 	req.Header.Set("Accept-Encoding", "identity")
-	resp, err = f.client.Do(req)
+	resp, err := f.client.Do(req)
 	if err != nil {
-		return "", httpError("GET", l.display, err)
+		return "", httpError("GET", l.display, w.explain(err))
 	}
 	defer resp.Body.Close()
+	w.kick()
 	switch {
 	case resp.StatusCode == http.StatusNotFound:
 		return "", fmt.Errorf("dataset %s: GET: %s: %w", l.display, resp.Status, ErrNotFound)
@@ -345,10 +331,10 @@ func (f *fetcher) fetchHTTP(ctx context.Context, l location) (string, error) {
 	if want < 0 {
 		want = ver.size
 	}
-	if err := writeAtomic(dst, func(w io.Writer) error {
-		n, err := io.Copy(w, resp.Body)
+	if err := writeAtomic(dst, func(out io.Writer) error {
+		n, err := io.Copy(out, w.reader(resp.Body))
 		if err != nil {
-			return httpError("GET", l.display, err)
+			return httpError("GET", l.display, w.explain(err))
 		}
 		if want >= 0 && n != want {
 			return fmt.Errorf("dataset %s: GET: got %d bytes, want %d", l.display, n, want)
@@ -360,6 +346,32 @@ func (f *fetcher) fetchHTTP(ctx context.Context, l location) (string, error) {
 	return dst, nil
 }
 
+// headVersion asks for the version to look for in the cache. A server that
+// refuses HEAD (or a URL signed for GET only) leaves the version unknown:
+// the entry is then keyed by the URL alone.
+func (f *fetcher) headVersion(w *watchdog, l location) (remoteVersion, error) {
+	ver := remoteVersion{size: -1}
+	req, err := http.NewRequestWithContext(w.ctx, http.MethodHead, l.url, nil)
+	if err != nil {
+		return ver, httpError("HEAD", l.display, err)
+	}
+	f.authorize(req, l)
+	resp, err := f.client.Do(req)
+	if err != nil {
+		return ver, httpError("HEAD", l.display, w.explain(err))
+	}
+	resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return ver, fmt.Errorf("dataset %s: HEAD: %s: %w", l.display, resp.Status, ErrNotFound)
+	case resp.StatusCode == http.StatusUnauthorized:
+		return ver, f.accessError(l, "HEAD", resp.Status)
+	case resp.StatusCode/100 == 2:
+		ver = remoteVersion{etag: resp.Header.Get("ETag"), size: resp.ContentLength}
+	}
+	return ver, nil
+}
+
 func (f *fetcher) accessError(l location, op, status string) error {
 	hint := ""
 	if l.hfHost != "" {
@@ -369,32 +381,36 @@ func (f *fetcher) accessError(l location, op, status string) error {
 }
 
 func (f *fetcher) fetchS3(ctx context.Context, l location) (string, error) {
+	w := startWatchdog(ctx, f.stall)
+	defer w.stop()
 	dir, key := path.Split(strings.TrimPrefix(l.url, "s3://"))
-	store, err := blob.Open(ctx, "s3://"+strings.TrimSuffix(dir, "/"), f.blobOpts...)
+	store, err := blob.Open(w.ctx, "s3://"+strings.TrimSuffix(dir, "/"), f.blobOpts...)
 	if err != nil {
-		return "", fmt.Errorf("dataset %s: %w", l.display, err)
+		return "", fmt.Errorf("dataset %s: %w", l.display, w.explain(err))
 	}
-	info, err := store.Stat(ctx, key)
+	info, err := store.Stat(w.ctx, key)
 	if err != nil {
 		if errors.Is(err, blob.ErrNotExist) {
 			return "", fmt.Errorf("dataset %s: %w", l.display, ErrNotFound)
 		}
-		return "", fmt.Errorf("dataset %s: stat: %w", l.display, err)
+		return "", fmt.Errorf("dataset %s: stat: %w", l.display, w.explain(err))
 	}
 	ver := remoteVersion{etag: "mtime:" + info.ModTime.UTC().Format(time.RFC3339Nano), size: info.Size}
 	dst := f.entryPath(l, ver.String())
 	if fi, err := os.Stat(dst); err == nil && fi.Size() == ver.size {
 		return dst, nil
 	}
-	rc, err := store.Get(ctx, key)
+	w.kick()
+	rc, err := store.Get(w.ctx, key)
 	if err != nil {
-		return "", fmt.Errorf("dataset %s: get: %w", l.display, err)
+		return "", fmt.Errorf("dataset %s: get: %w", l.display, w.explain(err))
 	}
 	defer rc.Close()
-	if err := writeAtomic(dst, func(w io.Writer) error {
-		n, err := io.Copy(w, rc)
+	w.kick()
+	if err := writeAtomic(dst, func(out io.Writer) error {
+		n, err := io.Copy(out, w.reader(rc))
 		if err != nil {
-			return fmt.Errorf("dataset %s: get: %w", l.display, err)
+			return fmt.Errorf("dataset %s: get: %w", l.display, w.explain(err))
 		}
 		if n != ver.size {
 			return fmt.Errorf("dataset %s: get: got %d bytes, want %d", l.display, n, ver.size)
