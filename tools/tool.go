@@ -61,6 +61,16 @@ type Call struct {
 	Err string `json:"err,omitempty"`
 }
 
+// Called is what the agent called, as the turn's tool_name records it: the
+// function of a tool that offers several (an MCP tool, named as the agent
+// sees it), else the tool ("python", "search").
+func (c Call) Called() string {
+	if c.Name != "" {
+		return c.Name
+	}
+	return c.Tool
+}
+
 // Result is what a call produced, as the agent will see it.
 type Result struct {
 	// Observation is the text shown to the agent, formatted as GEM does.

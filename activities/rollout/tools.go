@@ -44,7 +44,7 @@ func ToolActRecord(gen schema.TurnRecord, envVersion string, cfg toolenv.Config,
 	call tools.Call, res tools.Result, maxTurns int, ms float64) (schema.TurnRecord, string) {
 	step := toolenv.Outcome(cfg, uses, successes, call, res)
 	act := ActRecord(gen, envVersion, step, ms)
-	name, result := call.Tool, res.Observation
+	name, result := call.Called(), res.Observation
 	act.ToolName, act.ToolResult = &name, &result
 	if b, err := json.Marshal(toolCallColumn{Name: call.Name, Input: call.Input}); err == nil {
 		s := string(b)
@@ -101,7 +101,8 @@ func (s *Session) ApplyTool(gen, act schema.TurnRecord) error {
 		return fmt.Errorf("%w: turn %d called tool %v, but the job has no tools", ErrDiverged, gen.Turn, act.ToolName)
 	}
 	call, ok := te.Call(gen.Action)
-	if !ok || act.ToolName == nil || call.Tool != *act.ToolName {
+	// Records written before tool_name named the called function hold the tool.
+	if !ok || act.ToolName == nil || (call.Called() != *act.ToolName && call.Tool != *act.ToolName) {
 		return fmt.Errorf("%w: turn %d: the action does not parse as a call of tool %v", ErrDiverged, gen.Turn, act.ToolName)
 	}
 	res := te.Apply(call, toolResult(act))

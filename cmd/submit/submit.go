@@ -81,7 +81,7 @@ func runSubmit(ctx context.Context, g *globals, path string, wait, dryRun bool) 
 	if spec, err = preflightEndpoints(ctx, g, spec); err != nil {
 		return err
 	}
-	if err := preflightTools(ctx, g, spec); err != nil {
+	if err := preflightTools(ctx, g, spec, dryRun); err != nil {
 		return err
 	}
 	if dryRun {

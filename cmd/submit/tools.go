@@ -12,8 +12,10 @@ import (
 // preflightTools checks a job's tools before anything is submitted: the
 // retrieval server answers a query, MCP servers start and list their tools,
 // and with --local (where this process runs the calls) the python sandbox
-// starts. Remote workers check their own sandbox when they start one.
-func preflightTools(ctx context.Context, g *globals, spec schema.JobSpec) error {
+// starts. Remote workers check their own sandbox when they start one. A dry
+// run starts no MCP server (a stdio server is a program the spec names): it
+// only checks that each stdio command resolves.
+func preflightTools(ctx context.Context, g *globals, spec schema.JobSpec, dryRun bool) error {
 	t := spec.Tools
 	if t == nil {
 		return nil
@@ -25,6 +27,22 @@ func preflightTools(ctx context.Context, g *globals, spec schema.JobSpec) error 
 			return fmt.Errorf("tools.python: %w (install bubblewrap with scripts/deps/bubblewrap.sh; sandboxes need root to run as their own uids)", err)
 		}
 	}
+	if dryRun && t.MCP != nil {
+		cfg, err := toolset.MCPConfig(t)
+		if err != nil {
+			return err
+		}
+		if err := cfg.CheckCommands(); err != nil {
+			return fmt.Errorf("tools.mcp: %w", err)
+		}
+		fmt.Fprintln(g.out, "tools.mcp: servers not started (dry run)")
+		rest := *t
+		rest.MCP = nil
+		if len(rest.Names()) == 0 {
+			return nil
+		}
+		t = &rest
+	}
 	set, err := host.Set(ctx, t)
 	if err != nil {
 		return fmt.Errorf("tools: %w", err)
@@ -34,7 +52,7 @@ func preflightTools(ctx context.Context, g *globals, spec schema.JobSpec) error 
 			return fmt.Errorf("tools.search.url %s: %w (serve an index with `quarry retrieve serve --index DIR`)", t.Search.URL, err)
 		}
 	}
-	fmt.Fprintf(g.out, "tools: %v (max %d uses per episode)\n", t.Names(), set.Config.MaxToolUses)
+	fmt.Fprintf(g.out, "tools: %v (max %d uses per episode)\n", spec.Tools.Names(), set.Config.MaxToolUses)
 	return nil
 }
 

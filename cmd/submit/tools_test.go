@@ -276,6 +276,36 @@ func TestToolPreflightErrors(t *testing.T) {
 	}
 }
 
+// A dry run starts no MCP server: it checks that the command resolves, and
+// a server that would leave a mark when started leaves none.
+func TestDryRunStartsNoMCPServer(t *testing.T) {
+	srv := openaitest.Start(t)
+	dir := t.TempDir()
+	shared, err := os.MkdirTemp("", "quarry-dry-run-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(shared)
+	if err := os.Chmod(shared, 0o777); err != nil { // whoever the server would run as may write here
+		t.Fatal(err)
+	}
+	mark := filepath.Join(shared, "started")
+	path := llmSpec(t, dir, srv.BaseURL(), openaitest.DefaultModel,
+		`tools: {mcp: {mcpServers: {x: {command: /bin/sh, args: [-c, "touch `+mark+`; exec cat"]}}}}`)
+	var stdout, stderr strings.Builder
+	root := newRoot(&stdout, &stderr)
+	root.SetArgs([]string{"--dry-run", "--state-dir", filepath.Join(dir, "state"), path})
+	if err := root.ExecuteContext(context.Background()); err != nil {
+		t.Fatalf("dry run: %v", err)
+	}
+	if _, err := os.Stat(mark); !os.IsNotExist(err) {
+		t.Fatalf("the dry run started the MCP server (%s: %v)", mark, err)
+	}
+	if !strings.Contains(stdout.String(), "tools.mcp: servers not started (dry run)") {
+		t.Errorf("output does not say the servers were not started:\n%s", stdout.String())
+	}
+}
+
 // processesRunning counts processes whose command line contains s.
 func processesRunning(t *testing.T, s string) int {
 	t.Helper()
@@ -295,7 +325,8 @@ func processesRunning(t *testing.T, s string) int {
 
 // A job with an MCP tool end to end: the npm reference server runs over
 // stdio as the episode's session on the tool worker, its echo tool answers
-// GEM-style calls, and every server process is gone when the job ends.
+// GEM-style calls, rows name the MCP tool called (tool_name echo, not mcp),
+// and every server process is gone when the job ends.
 func TestLocalMCPToolJob(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -334,7 +365,7 @@ tools:
 	for _, r := range turns {
 		switch r.Turn {
 		case 0:
-			if r.ToolName == nil || *r.ToolName != "mcp" || r.ToolResult == nil || !strings.Contains(*r.ToolResult, "hello quarry") ||
+			if r.ToolName == nil || *r.ToolName != "echo" || r.ToolResult == nil || !strings.Contains(*r.ToolResult, "hello quarry") ||
 				r.ToolCall == nil || !strings.Contains(*r.ToolCall, `"name":"echo"`) {
 				t.Fatalf("turn 0 of %s: tool %v call %v result %v", r.EpisodeID, r.ToolName, r.ToolCall, r.ToolResult)
 			}

@@ -28,13 +28,13 @@ type Config struct {
 // secret never appears in a job spec, and resolved values are redacted from
 // errors and observations.
 type Server struct {
-	// Command and Args start a stdio server. The process gets only a minimal
-	// environment (HOME, LOGNAME, PATH, SHELL, TERM, USER, as the MCP Python
-	// SDK gives it) plus Env.
+	// Command and Args start a stdio server, as an unprivileged user in a
+	// directory of its own for the session (${QUARRY_MCP_HOME}, see
+	// HomeVar). The process gets only PATH, HOME and TMPDIR plus Env.
 	Command string            `json:"command,omitempty"`
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
-	// Cwd is the stdio server's working directory; empty means the worker's.
+	// Cwd is the stdio server's working directory; empty means its home.
 	Cwd string `json:"cwd,omitempty"`
 	// URL is a streamable HTTP endpoint (http or https).
 	URL string `json:"url,omitempty"`

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -241,5 +242,35 @@ func TestRedactEnvTool(t *testing.T) {
 		if strings.Contains(obs, leak) {
 			t.Errorf("get-env shows %q:\n%s", leak, obs)
 		}
+	}
+}
+
+// TestBwrapWrappedServer: the recipe docs/tools.md gives for sandboxing a
+// stdio server further runs: server-memory under bubblewrap, as the
+// unprivileged user, sees only the read-only system, its own code and its
+// home, where its file lives.
+func TestBwrapWrappedServer(t *testing.T) {
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		t.Fatalf("bwrap not found (%v): run scripts/deps/bubblewrap.sh", err)
+	}
+	mem, entry := memoryServer(t, map[string]string{"MEMORY_FILE_PATH": "${QUARRY_MCP_HOME}/memory.jsonl"})
+	code := filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(entry)))) // the node_modules folder
+	args := []string{"--unshare-all", "--die-with-parent", "--new-session",
+		"--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+		"--ro-bind", code, code, "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+		"--bind", "${QUARRY_MCP_HOME}", "${QUARRY_MCP_HOME}", "--chdir", "${QUARRY_MCP_HOME}",
+		"--", mem.Command}
+	srv := Server{Command: bwrap, Args: append(args, mem.Args...), Env: mem.Env}
+	tool := newTool(t, Config{Servers: map[string]Server{"memory": srv}})
+	s := openT(t, tool)
+	if res := run(t, tool, s, gemCall("create_entities", createAlpha)); res.Error {
+		t.Fatalf("create_entities under bwrap: %+v", res)
+	}
+	if obs := run(t, tool, s, gemCall("read_graph", `{}`)).Observation; !strings.Contains(obs, "the answer is 42") {
+		t.Fatalf("read_graph under bwrap: %s", obs)
+	}
+	if _, err := os.Stat(filepath.Join(s.(*session).homes["memory"], "memory.jsonl")); err != nil {
+		t.Fatalf("the sandboxed server's file is not in its home: %v", err)
 	}
 }
