@@ -121,7 +121,7 @@ func checkURL(path, raw string, add func(path, format string, args ...any)) {
 	if u.User != nil {
 		add(path, "credentials in the URL are not allowed (the spec is stored in workflow history): remove %q@ and %s", u.User.Username()+":…", how)
 	}
-	for k := range u.Query() {
+	for _, k := range sortedKeys(u.Query()) {
 		if keyLike(k) {
 			add(path, "query parameter %q looks like a credential (the spec is stored in workflow history): remove it and %s", k, how)
 		}

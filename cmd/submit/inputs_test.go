@@ -167,3 +167,14 @@ func TestWorkerRechecksOptions(t *testing.T) {
 		t.Fatalf("ResolveEnvs (ValidateJob) = %v, want envs[0].options.num_disks", err)
 	}
 }
+
+// TestHugeSpecFileNotReadWhole: an endless spec file is refused after the
+// document limit instead of exhausting memory.
+func TestHugeSpecFileNotReadWhole(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	root := newRoot(&stdout, &stderr)
+	root.SetArgs([]string{"--dry-run", "/dev/zero"})
+	if err := root.ExecuteContext(context.Background()); err == nil || !strings.Contains(err.Error(), "want at most 1.0 MiB") {
+		t.Fatalf("submit /dev/zero = %v, want a size refusal", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,7 +35,7 @@ const memoSpecHash = "spec_hash"
 // loadSpec reads, defaults and validates a spec, resolving its envs against
 // this binary's registry, so a bad spec never reaches the cluster.
 func loadSpec(path string) (schema.JobSpec, error) {
-	data, err := os.ReadFile(path)
+	data, err := readSpecFile(path)
 	if err != nil {
 		return schema.JobSpec{}, err
 	}
@@ -65,6 +66,17 @@ func loadSpec(path string) (schema.JobSpec, error) {
 		return schema.JobSpec{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return spec, nil
+}
+
+// readSpecFile reads at most one byte past the document limit, so a huge
+// file (or /dev/zero) is refused by ParseJobSpec without being read whole.
+func readSpecFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, schema.MaxSpecDocumentBytes+1))
 }
 
 func runSubmit(ctx context.Context, g *globals, path string, wait, dryRun bool) error {

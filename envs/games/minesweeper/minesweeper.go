@@ -19,10 +19,10 @@ import (
 // per episode (the -random variant): a square side n in [5,8], n*n/5 mines,
 // n*n turns.
 type Options struct {
-	Rows     *int `json:"rows" range:"1,99"`
-	Cols     *int `json:"cols" range:"1,99"`
-	NumMines *int `json:"num_mines" range:"0,9801"`
-	MaxTurns *int `json:"max_turns" range:"1,10000"`
+	Rows     *int `json:"rows" range:"1,30"`
+	Cols     *int `json:"cols" range:"1,30"`
+	NumMines *int `json:"num_mines" range:"0,891"`
+	MaxTurns *int `json:"max_turns" range:"1,1000"`
 }
 
 func (o Options) random() bool {
