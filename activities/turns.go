@@ -131,6 +131,8 @@ func (f faults) total(run []string) (int, string) {
 		return n, run[len(run)-1]
 	case f.runs > 0:
 		return n, FaultActivityRetry
+	case f.base.PoolFaults > 0 && f.base.LastFault != "":
+		return n, f.base.LastFault
 	case n > 0:
 		return n, f.priorCls
 	}
