@@ -131,6 +131,8 @@ func (f faults) total(run []string) (int, string) {
 		return n, run[len(run)-1]
 	case f.runs > 0:
 		return n, FaultActivityRetry
+	case f.base.PoolFaults > 0 && f.base.LastFault != "":
+		return n, f.base.LastFault
 	case n > 0:
 		return n, f.priorCls
 	}
@@ -335,56 +337,20 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateRe
 	if err != nil {
 		return GenerateResult{}, err
 	}
-	prompt := s.Prompt()
-	msgs := prompt.Messages
-	if msgs == nil {
-		msgs = []envs.Message{{Role: "user", Content: prompt.Text}}
+	req, err := a.request(ctx, in, s)
+	if err != nil {
+		return GenerateResult{}, err
 	}
-	var run []string // this run's request faults, from the pool
-	req := inference.Request{
-		Affinity: schema.GroupID(spec.Job, in.Episode.Slot.Batch, in.Episode.Slot.Group),
-		Heartbeat: func(p inference.Progress) {
-			activity.RecordHeartbeat(ctx, fs.progress(p.Attempt, p.Faults))
-		},
-	}
-	var native *toolset.Set
-	if t := spec.Tools; t != nil && t.Calling == schema.CallingNative {
-		if native, err = a.toolHost().Set(ctx, t); err != nil {
-			return GenerateResult{}, fmt.Errorf("tools of %s: %w", in.Episode.ID(), err)
-		}
-		req.Messages = nativeMessages(msgs)
-		for _, f := range native.Functions {
-			req.Tools = append(req.Tools, inference.Function{Name: f.Name, Description: f.Description, Parameters: f.Parameters})
-		}
-	} else {
-		for _, m := range msgs {
-			req.Messages = append(req.Messages, inference.Message{Role: m.Role, Content: m.Content})
-		}
-		if t != nil {
-			req.Sampling, req.ExtraBody = stopAtToolCalls(spec.Policy.OpenAI.Sampling, t)
-		}
-	}
+	req.Heartbeat = func(p inference.Progress) { activity.RecordHeartbeat(ctx, fs.progress(p.Attempt, p.Faults)) }
 	res, err := pool.Generate(ctx, req)
-	if e, ok := errors.AsType[*inference.Error](err); ok {
-		run = e.Faults
+	if err != nil {
+		return generateError(err, fs)
 	}
-	if err == nil && len(res.ToolCalls) > 0 {
+	if len(res.ToolCalls) > 0 {
 		// The first call is the turn's (one tool per turn, as GEM), recorded
 		// in the action as the model wrote it; the parser finds it there.
 		tc := res.ToolCalls[0].Function
 		res.Text = strings.TrimSpace(res.Text + "\n" + toolset.FunctionCall(tc.Name, tc.Arguments))
-	}
-	switch {
-	case errors.Is(err, inference.ErrContextLength):
-		return GenerateResult{ContextExceeded: true}, nil
-	case errors.Is(err, inference.ErrBadAnswer):
-		return GenerateResult{}, generateFailure(err, ErrTypeBadAnswer, fs, run)
-	case errors.Is(err, inference.ErrModelNotFound), errors.Is(err, inference.ErrUnavailable):
-		return GenerateResult{}, generateFailure(err, ErrTypeEndpointDown, fs, run)
-	case errors.Is(err, inference.ErrAuth), errors.Is(err, inference.ErrBadRequest):
-		return GenerateResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInference, err)
-	case err != nil:
-		return GenerateResult{}, err
 	}
 	a.crash("generate:after-response")
 	t, attempt := tag(ctx)
@@ -422,6 +388,55 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateRe
 	}
 	a.crash("generate:after-record")
 	return GenerateResult{Ref: ref, PromptTokens: res.PromptTokens, ResponseTokens: res.CompletionTokens}, nil
+}
+
+// request is the chat completion of the session's next turn.
+func (a *Activities) request(ctx context.Context, in GenerateInput, s *rollout.Session) (inference.Request, error) {
+	spec := in.Episode.Spec
+	prompt := s.Prompt()
+	msgs := prompt.Messages
+	if msgs == nil {
+		msgs = []envs.Message{{Role: "user", Content: prompt.Text}}
+	}
+	req := inference.Request{Affinity: schema.GroupID(spec.Job, in.Episode.Slot.Batch, in.Episode.Slot.Group)}
+	t := spec.Tools
+	if t != nil && t.Calling == schema.CallingNative {
+		native, err := a.toolHost().Set(ctx, t)
+		if err != nil {
+			return req, fmt.Errorf("tools of %s: %w", in.Episode.ID(), err)
+		}
+		req.Messages = nativeMessages(msgs)
+		for _, f := range native.Functions {
+			req.Tools = append(req.Tools, inference.Function{Name: f.Name, Description: f.Description, Parameters: f.Parameters})
+		}
+		return req, nil
+	}
+	for _, m := range msgs {
+		req.Messages = append(req.Messages, inference.Message{Role: m.Role, Content: m.Content})
+	}
+	if t != nil {
+		req.Sampling, req.ExtraBody = stopAtToolCalls(spec.Policy.OpenAI.Sampling, t)
+	}
+	return req, nil
+}
+
+// generateError classifies a failed generation at the activity boundary.
+func generateError(err error, fs faults) (GenerateResult, error) {
+	var run []string // this run's request faults
+	if e, ok := errors.AsType[*inference.Error](err); ok {
+		run = e.Faults
+	}
+	switch {
+	case errors.Is(err, inference.ErrContextLength):
+		return GenerateResult{ContextExceeded: true}, nil
+	case errors.Is(err, inference.ErrBadAnswer):
+		return GenerateResult{}, generateFailure(err, ErrTypeBadAnswer, fs, run)
+	case errors.Is(err, inference.ErrModelNotFound), errors.Is(err, inference.ErrUnavailable):
+		return GenerateResult{}, generateFailure(err, ErrTypeEndpointDown, fs, run)
+	case errors.Is(err, inference.ErrAuth), errors.Is(err, inference.ErrBadRequest):
+		return GenerateResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInference, err)
+	}
+	return GenerateResult{}, err
 }
 
 // generateFailure is the non-retryable error of a turn that gave up, with

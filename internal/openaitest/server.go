@@ -73,6 +73,7 @@ type config struct {
 	faults      []Fault
 	modelFaults []Fault
 	faultFunc   func(seq int) Fault
+	bodyFault   func(seq int, body []byte) Fault
 	hook        func(Record)
 }
 
@@ -124,6 +125,14 @@ func WithModelsFaults(plan ...Fault) Option {
 // WithFaultFunc decides the fault of every authorized chat completion
 // request the queued plan does not cover; seq counts those requests from 0.
 func WithFaultFunc(f func(seq int) Fault) Option { return func(c *config) { c.faultFunc = f } }
+
+// WithRequestFaults decides the fault of every authorized chat completion
+// request the queued plan does not cover from its body too, so a test can
+// fault a request and spare its retry (the same body); it wins over
+// WithFaultFunc. f may be called from several goroutines at once.
+func WithRequestFaults(f func(seq int, body []byte) Fault) Option {
+	return func(c *config) { c.bodyFault = f }
+}
 
 // WithHook calls f with the record of every chat completion request once
 // its response has been written (or the connection dropped): a test can
@@ -520,12 +529,16 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec *Record) {
 	seq := s.chatSeq
 	s.chatSeq++
 	var f Fault
-	if len(s.queue) > 0 {
+	planned := len(s.queue) > 0
+	if planned {
 		f, s.queue = s.queue[0], s.queue[1:]
-	} else if s.cfg.faultFunc != nil {
+	} else if s.cfg.faultFunc != nil && s.cfg.bodyFault == nil {
 		f = s.cfg.faultFunc(seq)
 	}
 	s.mu.Unlock()
+	if !planned && s.cfg.bodyFault != nil {
+		f = s.cfg.bodyFault(seq, body)
+	}
 	rec.ChatSeq = seq
 	rec.Fault = f.Kind
 	s.commit(rec)
