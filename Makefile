@@ -1,14 +1,31 @@
 # The README's test command is `make test`; .ci/run calls it after installing
 # what the tests need (scripts/install-test-deps.sh).
+SHELL := /bin/bash
 GO ?= go
+GOBIN_DIR := $(shell $(GO) env GOPATH)/bin
 
-.PHONY: test vet deps bench fuzz
+# Packages with concurrency of their own run under the race detector (about
+# RACE_COST on 2 cores, see docs/operations.md); every other package runs once
+# without it.
+RACE_PKGS := ./workflows/... ./activities/... ./internal/inference/... ./tools/toolset/... ./internal/sandbox/...
 
-test: deps vet
-	$(GO) test -count=1 ./...
+.PHONY: test vet workflowcheck race test-rest deps bench fuzz
+
+test: deps vet workflowcheck race test-rest
 
 vet:
 	$(GO) vet ./...
+
+# Static check of workflow determinism (installed by scripts/deps/workflowcheck.sh).
+workflowcheck:
+	$(GOBIN_DIR)/workflowcheck ./workflows/...
+
+race:
+	$(GO) test -race -count=1 $(RACE_PKGS)
+
+# Every package not in RACE_PKGS, once.
+test-rest:
+	$(GO) test -count=1 $$($(GO) list ./... | grep -vxF -f <($(GO) list $(RACE_PKGS)))
 
 deps:
 	bash scripts/install-test-deps.sh

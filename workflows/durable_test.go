@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -46,7 +48,9 @@ episode: {timeout: 15m, max_attempts: 3}
 // fakeTurns mocks the per-turn activities: Generate takes a minute and
 // answers unless *down (then the endpoint is away), Act ends an episode
 // after three turns.
+// Mocked activities run on goroutines of their own: mu guards the fields.
 type fakeTurns struct {
+	mu        sync.Mutex
 	down      bool
 	downCalls int
 	firstDown time.Time
@@ -72,13 +76,15 @@ func mockTurns(env *testsuite.TestWorkflowEnvironment, f *fakeTurns, generate ge
 		})
 	env.OnActivity(activities.ProbeEndpointName, mock.Anything, mock.Anything).Return(
 		func(_ context.Context, _ schema.JobSpec) (activities.ProbeResult, error) {
-			if f.down {
+			if f.isDown() {
 				return activities.ProbeResult{Reason: "404"}, nil
 			}
 			return activities.ProbeResult{Up: true}, nil
 		})
 	env.OnActivity(activities.WriteShardName, mock.Anything, mock.Anything).Return(
 		func(_ context.Context, in activities.WriteShardInput) (activities.ShardSummary, error) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
 			f.shard = in
 			sum := activities.ShardSummary{Batch: in.Batch, Episodes: len(in.Episodes)}
 			for _, o := range in.Episodes {
@@ -93,10 +99,24 @@ func mockTurns(env *testsuite.TestWorkflowEnvironment, f *fakeTurns, generate ge
 	env.OnActivity(activities.WriteSuccessName, mock.Anything, mock.Anything).Return(nil)
 }
 
+func (f *fakeTurns) isDown() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.down
+}
+
+func (f *fakeTurns) setDown(down bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.down = down
+}
+
 // generate answers after a minute, or fails with ErrTypeEndpointDown while
 // the endpoint is down.
 func (f *fakeTurns) generate(env *testsuite.TestWorkflowEnvironment) generateFunc {
 	return func(_ context.Context, in activities.GenerateInput) (activities.GenerateResult, error) {
+		f.mu.Lock()
+		defer f.mu.Unlock()
 		now := env.Now()
 		if _, ok := f.starts[in.Episode.Slot.Episode]; !ok && in.Turn == 0 {
 			f.starts[in.Episode.Slot.Episode] = now.Add(-time.Minute)
@@ -127,7 +147,7 @@ func TestEndpointOutagePausesTurns(t *testing.T) {
 	downAt, upAt := 4*time.Minute+30*time.Second, 44*time.Minute
 	var start time.Time
 	var during Progress
-	env.RegisterDelayedCallback(func() { start = env.Now().Add(-downAt); f.down = true }, downAt)
+	env.RegisterDelayedCallback(func() { start = env.Now().Add(-downAt); f.setDown(true) }, downAt)
 	env.RegisterDelayedCallback(func() {
 		v, err := env.QueryWorkflow(QueryProgress)
 		if err == nil {
@@ -137,7 +157,7 @@ func TestEndpointOutagePausesTurns(t *testing.T) {
 			t.Error(err)
 		}
 	}, 20*time.Minute)
-	env.RegisterDelayedCallback(func() { f.down = false }, upAt)
+	env.RegisterDelayedCallback(func() { f.setDown(false) }, upAt)
 	env.ExecuteWorkflow(JobWorkflowName, JobInput{Spec: spec})
 	if err := env.GetWorkflowError(); err != nil {
 		t.Fatal(err)
@@ -201,10 +221,10 @@ func TestFailureRecordsAreHonest(t *testing.T) {
 	env, _ := newEnv(t)
 	env.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: spec.Job})
 	f := &fakeTurns{}
-	runs := 0 // of episode 1: each attempt starts at turn 0
+	var runs atomic.Int32 // of episode 1: each attempt starts at turn 0
 	mockTurns(env, f, func(_ context.Context, in activities.GenerateInput) (activities.GenerateResult, error) {
 		if in.Episode.Slot.Episode == 1 && in.Turn == 0 {
-			runs++
+			runs.Add(1)
 		}
 		switch e := in.Episode.Slot.Episode; {
 		case e == 0 && in.Turn == 2:
@@ -230,7 +250,7 @@ func TestFailureRecordsAreHonest(t *testing.T) {
 	if o := got[0]; o.Failure == nil || o.Failure.ErrorClass != activities.ErrTypeBadAnswer || o.Failure.Attempts != 1 || o.Turns != 2 {
 		t.Fatalf("bad answers: %+v %+v", o, o.Failure)
 	}
-	if o := got[1]; o.Failure == nil || o.Failure.ErrorClass != "Flaky" || o.Failure.Attempts != runs || o.Turns != 1 {
+	if o := got[1]; o.Failure == nil || o.Failure.ErrorClass != "Flaky" || o.Failure.Attempts != int(runs.Load()) || o.Turns != 1 {
 		t.Fatalf("persistent fault: %+v %+v", o, o.Failure)
 	}
 	if got[2].Failure != nil || got[3].Failure != nil {

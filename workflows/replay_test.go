@@ -24,8 +24,14 @@ func replayer(t *testing.T) worker.WorkflowReplayer {
 
 func TestReplayCommittedHistories(t *testing.T) {
 	// The job and a batch of the oracle e2e; an endpoint episode; an episode
-	// with tool calls (Act, ToolCall on the tool queue, CloseTools).
-	for _, f := range []string{"history_job.json", "history_batch.json", "history_episode.json", "history_episode_tools.json"} {
+	// with tool calls (Act, ToolCall on the tool queue, CloseTools). The
+	// _v1 files were recorded by the first release (workflow versions 1)
+	// and replay through its branches; the others are re-recorded by
+	// -update-histories with the current versions.
+	for _, f := range []string{
+		"history_job.json", "history_batch.json", "history_episode.json", "history_episode_tools.json",
+		"history_job_v1.json", "history_batch_v1.json", "history_episode_v1.json", "history_episode_tools_v1.json",
+	} {
 		if err := replayer(t).ReplayWorkflowHistoryFromJSONFile(nil, filepath.Join("testdata", f)); err != nil {
 			t.Errorf("%s no longer replays: %v", f, err)
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -47,6 +49,12 @@ func statusCmd(g *globals) *cobra.Command {
 			if p.PromptTokens+p.ResponseTokens > 0 {
 				fmt.Fprintf(g.out, "  tokens   %d prompt, %d response\n", p.PromptTokens, p.ResponseTokens)
 			}
+			printFaults(g.out, p)
+			switch desc.GetWorkflowExecutionInfo().GetStatus() {
+			case enums.WORKFLOW_EXECUTION_STATUS_FAILED, enums.WORKFLOW_EXECUTION_STATUS_CANCELED,
+				enums.WORKFLOW_EXECUTION_STATUS_TERMINATED, enums.WORKFLOW_EXECUTION_STATUS_TIMED_OUT:
+				fmt.Fprintf(g.out, "  submit the same spec again to resume it: committed shards are kept, only the other batches run\n")
+			}
 			return nil
 		},
 	}
@@ -82,6 +90,44 @@ func progress(ctx context.Context, c client.Client, job string, status enums.Wor
 		return p, fmt.Errorf("job %s: progress: %w", job, err)
 	}
 	return p, nil
+}
+
+// printFaults writes what went wrong in a job, if anything: an endpoint
+// outage going on, failed episodes by class, past outages, and what an
+// earlier run of the job committed.
+func printFaults(w io.Writer, p workflows.Progress) {
+	if o := p.Endpoint; o != nil {
+		fmt.Fprintf(w, "  endpoint unavailable since %s (%s), %d turns waiting; no new episodes start until it answers: %s\n",
+			o.Since.Local().Format(time.DateTime), time.Since(o.Since).Round(time.Second), o.Waiting, o.Reason)
+	}
+	var parts []string
+	for _, c := range p.Faults.Failed {
+		parts = append(parts, fmt.Sprintf("%s %d", c.Class, c.Count))
+	}
+	if n := p.Faults.EndpointOutages; n > 0 {
+		parts = append(parts, fmt.Sprintf("endpoint outages %d (%d turns paused)", n, p.Faults.TurnsPaused))
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(w, "  faults   %s\n", strings.Join(parts, ", "))
+	}
+	if r := p.Resumed; r.Batches > 0 {
+		fmt.Fprintf(w, "  resumed  %d batches (%d episodes, %d failed) committed by an earlier run\n", r.Batches, r.Episodes, r.Failed)
+	}
+}
+
+// failureVerdict fails a finished job whose every episode failed, or whose
+// failed share is above the spec's episode.max_failed_fraction.
+func failureVerdict(spec schema.JobSpec, p workflows.Progress) error {
+	failures := fmt.Sprintf("%s/%s/_failures/", strings.TrimPrefix(spec.Output, "file://"), spec.Job)
+	limit := spec.Episode.FailedFractionLimit()
+	switch {
+	case p.EpisodesDone > 0 && p.EpisodesFailed == p.EpisodesDone:
+		return fmt.Errorf("job %s: every one of its %d episodes failed; see %s", spec.Job, p.EpisodesDone, failures)
+	case p.FailedFraction() > limit:
+		return fmt.Errorf("job %s: %d of %d episodes failed (%.1f%%), above episode.max_failed_fraction %.1f%%; see %s",
+			spec.Job, p.EpisodesFailed, p.EpisodesDone, 100*p.FailedFraction(), 100*limit, failures)
+	}
+	return nil
 }
 
 func signalCmd(g *globals, name, signal string) *cobra.Command {

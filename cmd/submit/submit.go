@@ -215,6 +215,8 @@ func startOrAttach(ctx context.Context, c client.Client, queue string, spec sche
 		if info.GetStatus() == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
 			return c.GetWorkflow(ctx, spec.Job, ""), true, nil
 		}
+		// Failed, cancelled, terminated or timed out: a new run resumes it,
+		// skipping the batches already committed.
 	}
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                       spec.Job,
@@ -352,8 +354,9 @@ func watch(ctx context.Context, g *globals, c client.Client, spec schema.JobSpec
 			if final.PromptTokens+final.ResponseTokens > 0 {
 				fmt.Fprintf(g.out, "tokens: %d prompt, %d response\n", final.PromptTokens, final.ResponseTokens)
 			}
+			printFaults(g.out, final)
 			printHowToRead(g, spec)
-			return nil
+			return failureVerdict(spec, final)
 		case <-ctx.Done():
 			return detached(g, spec)
 		case <-tick.C:
@@ -370,8 +373,14 @@ func watch(ctx context.Context, g *globals, c client.Client, spec schema.JobSpec
 
 func update(bar *progressbar.ProgressBar, p workflows.Progress) {
 	state := ""
+	if p.EpisodesFailed > 0 {
+		state += fmt.Sprintf("  failed %d", p.EpisodesFailed)
+	}
 	if p.Paused {
-		state = " [paused]"
+		state += " [paused]"
+	}
+	if o := p.Endpoint; o != nil {
+		state += fmt.Sprintf(" [endpoint unavailable since %s, %d turns waiting]", o.Since.Local().Format(time.TimeOnly), o.Waiting)
 	}
 	bar.Describe(fmt.Sprintf("%s  batches %d/%d  turns/s %.0f  mean reward %.3f%s%s", p.Job, p.BatchesDone, p.Batches, p.TurnsPerSecond(), p.MeanReward(), eta(p), state))
 	_ = bar.Set64(p.EpisodesDone)
@@ -381,10 +390,11 @@ func update(bar *progressbar.ProgressBar, p workflows.Progress) {
 // (committed batches only, so it moves in steps of a batch).
 func eta(p workflows.Progress) string {
 	elapsed := p.UpdatedAt.Sub(p.StartedAt)
-	if p.Done || p.EpisodesDone == 0 || elapsed <= 0 {
+	played := p.EpisodesDone - p.Resumed.Episodes // by this job's runs, not an earlier one
+	if p.Done || played <= 0 || elapsed <= 0 {
 		return ""
 	}
-	left := time.Duration(float64(elapsed) * float64(p.Episodes-p.EpisodesDone) / float64(p.EpisodesDone))
+	left := time.Duration(float64(elapsed) * float64(p.Episodes-p.EpisodesDone) / float64(played))
 	return "  eta " + left.Round(time.Second).String()
 }
 
