@@ -33,5 +33,10 @@ deps:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./envs/...
 
+# Each target runs alone (go test -fuzz takes one target at a time).
+FUZZTIME ?= 60s
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzStep -fuzztime 30s ./envs/catalog
+	$(GO) test -run '^$$' -fuzz '^FuzzJSONL$$' -fuzztime $(FUZZTIME) ./envs/dataset
+	$(GO) test -run '^$$' -fuzz '^FuzzJSONLIndex$$' -fuzztime $(FUZZTIME) ./envs/dataset
+	$(GO) test -run '^$$' -fuzz '^FuzzParquet$$' -fuzztime $(FUZZTIME) ./envs/dataset

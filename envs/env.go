@@ -20,6 +20,11 @@ type Env interface {
 	// Reset starts a new episode. The same seed yields the same episode.
 	Reset(seed uint64) (obs string, info Info, err error)
 	// Step applies one agent action and reports its consequence.
+	//
+	// Reset and Step take no context, so they must finish in bounded time
+	// on their own: CPU with a budget, or I/O (a dataset load, a sandboxed
+	// program) under the env's own timeout. An activity's timeout cannot
+	// interrupt them. docs/envs.md lists what bounds each env.
 	Step(action string) (StepResult, error)
 	// SampleRandomAction returns a well-formed (parseable, not necessarily
 	// legal) action for the current state, drawn from rng — the caller's

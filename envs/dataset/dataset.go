@@ -28,7 +28,16 @@ var (
 	ErrAccess = errors.New("access to dataset denied")
 	// ErrFormat: the format is unknown, or the file is not in it.
 	ErrFormat = errors.New("unsupported or malformed dataset file")
+	// ErrTooLarge: a row, or what the file's metadata asks to be read at
+	// once, is beyond the reader's bounds (MaxRowBytes, MaxParquetAlloc).
+	ErrTooLarge = errors.New("dataset row too large")
 )
+
+// MaxRowBytes bounds one JSONL row (one line): a crafted file with one
+// enormous line gives an error instead of an allocation of its size. The
+// largest rows of the datasets Quarry reads (code problems with their
+// tests) are a few megabytes.
+const MaxRowBytes = 64 << 20
 
 // MissingColumnError reports required columns a dataset lacks. It names
 // what is there, so the fix (a different column option, a different file)

@@ -164,7 +164,9 @@ func readIndex(p string, size int64) ([]int64, error) {
 	if err != nil {
 		return nil, err
 	}
-	if uint64(fi.Size()) != indexHeader+8*(n+1) {
+	// Compare by division: n comes from the file, and 8*(n+1) may overflow.
+	body := fi.Size() - indexHeader
+	if body < 8 || body%8 != 0 || uint64(body/8) != n+1 || n > uint64(size) {
 		return nil, errors.New("truncated index")
 	}
 	offs := make([]int64, n+1)
@@ -179,7 +181,7 @@ func readIndex(p string, size int64) ([]int64, error) {
 		}
 		i += k
 	}
-	if offs[n] != size || !slices.IsSorted(offs) {
+	if offs[0] < 0 || offs[n] != size || !slices.IsSorted(offs) {
 		return nil, errors.New("corrupt index")
 	}
 	return offs, nil
@@ -194,6 +196,9 @@ var lineBufs = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return 
 
 func (j *jsonlRows) row(i int) (map[string]any, error) {
 	start, end := j.offs[i], j.offs[i+1]
+	if end-start > MaxRowBytes {
+		return nil, fmt.Errorf("line at byte %d is %d bytes, more than the %d a row may hold: %w", start, end-start, MaxRowBytes, ErrTooLarge)
+	}
 	n := int(end - start)
 	var b []byte
 	if n <= 64<<10 {
@@ -223,29 +228,41 @@ func decodeLine(b []byte, at int64) (map[string]any, error) {
 		return nil, fmt.Errorf("line at byte %d holds more than one JSON value: %w", at, ErrFormat)
 	}
 	for k, v := range m {
-		m[k] = numbers(v)
+		var err error
+		if m[k], err = numbers(v); err != nil {
+			return nil, fmt.Errorf("line at byte %d: field %q: %w", at, k, err)
+		}
 	}
 	return m, nil
 }
 
 // numbers turns json.Number into int64 when the number is an integer that
-// fits, float64 otherwise.
-func numbers(v any) any {
+// fits, float64 otherwise. A number beyond float64's range is an error: as
+// ±Inf it could not be written back as JSON (info, ground truth).
+func numbers(v any) (any, error) {
+	var err error
 	switch x := v.(type) {
 	case json.Number:
 		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
-			return i
+			return i, nil
 		}
-		f, _ := strconv.ParseFloat(string(x), 64)
-		return f
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil {
+			return nil, fmt.Errorf("number %.40s is out of range: %w", x, ErrFormat)
+		}
+		return f, nil
 	case []any:
 		for i := range x {
-			x[i] = numbers(x[i])
+			if x[i], err = numbers(x[i]); err != nil {
+				return nil, err
+			}
 		}
 	case map[string]any:
 		for k, e := range x {
-			x[k] = numbers(e)
+			if x[k], err = numbers(e); err != nil {
+				return nil, err
+			}
 		}
 	}
-	return v
+	return v, nil
 }

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
@@ -27,42 +28,59 @@ import (
 type parquetRows struct {
 	f      *os.File
 	pf     *parquet.File
+	size   int64   // of the file
 	starts []int64 // starts[g] is the first row of group g; starts[len-1] the row count
 	sizes  []int64 // uncompressed bytes of each group, from the metadata
 	fields []*pnode
 	cols   []string
 	cache  *groupCache
+
+	mu      sync.Mutex
+	checked []bool // checked[g]: group g's pages passed checkPages
 }
 
-func openParquet(p string, cacheBytes int64) (*parquetRows, error) {
+func openParquet(p string, cacheBytes int64) (_ *parquetRows, err error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err != nil {
+			f.Close()
+		}
+	}()
+	defer recoverFormat(&err, "open parquet")
 	fi, err := f.Stat()
 	if err != nil {
-		f.Close()
 		return nil, err
 	}
-	pf, err := parquet.OpenFile(f, fi.Size(), parquet.SkipBloomFilters(true))
+	if err := checkFooter(f, fi.Size()); err != nil {
+		return nil, fmt.Errorf("open parquet: %w", err)
+	}
+	// Bloom filters and page indexes are not read: rows are found through
+	// the row-group metadata, and fewer structures read are fewer to trust.
+	pf, err := parquet.OpenFile(f, fi.Size(), parquet.SkipBloomFilters(true), parquet.SkipPageIndex(true))
 	if err != nil {
-		f.Close()
 		return nil, fmt.Errorf("open parquet: %w: %w", err, ErrFormat)
 	}
-	pr := &parquetRows{f: f, pf: pf, starts: []int64{0}, cache: newGroupCache(cacheBytes)}
-	for g, rg := range pf.RowGroups() {
-		pr.starts = append(pr.starts, pr.starts[g]+rg.NumRows())
-		var size int64
-		if md := pf.Metadata(); g < len(md.RowGroups) {
-			size = md.RowGroups[g].TotalByteSize
-		}
-		pr.sizes = append(pr.sizes, size)
+	pr := &parquetRows{f: f, pf: pf, size: fi.Size(), starts: []int64{0}, cache: newGroupCache(cacheBytes)}
+	md := pf.Metadata()
+	if len(md.RowGroups) != len(pf.RowGroups()) {
+		return nil, fmt.Errorf("open parquet: %d row groups in the metadata, %d read: %w", len(md.RowGroups), len(pf.RowGroups()), ErrFormat)
 	}
+	for g, rg := range pf.RowGroups() {
+		n := rg.NumRows()
+		if n < 0 || pr.starts[g]+n < pr.starts[g] || pr.starts[g]+n > math.MaxInt32 {
+			return nil, fmt.Errorf("open parquet: row group %d: %d rows: %w", g, n, ErrFormat)
+		}
+		pr.starts = append(pr.starts, pr.starts[g]+n)
+		pr.sizes = append(pr.sizes, md.RowGroups[g].TotalByteSize)
+	}
+	pr.checked = make([]bool, len(pr.sizes))
 	col := 0
 	for _, fld := range pf.Schema().Fields() {
 		n, err := compile(fld, &col)
 		if err != nil {
-			f.Close()
 			return nil, fmt.Errorf("parquet schema: column %q: %w: %w", fld.Name(), err, ErrFormat)
 		}
 		pr.fields = append(pr.fields, n)
@@ -76,9 +94,13 @@ func (p *parquetRows) len() int          { return int(p.starts[len(p.starts)-1])
 func (p *parquetRows) columns() []string { return p.cols }
 func (p *parquetRows) close() error      { return p.f.Close() }
 
-func (p *parquetRows) row(i int) (map[string]any, error) {
+func (p *parquetRows) row(i int) (_ map[string]any, err error) {
+	defer recoverFormat(&err, "read parquet")
 	g := sort.Search(len(p.starts)-1, func(g int) bool { return p.starts[g+1] > int64(i) })
 	j := int64(i) - p.starts[g]
+	if err := p.checkGroup(g); err != nil {
+		return nil, err
+	}
 	var row parquet.Row
 	if p.cache.fits(p.sizes[g]) {
 		rows, err := p.cache.get(g, p.sizes[g], func() ([]parquet.Row, error) { return p.readGroup(g) })
@@ -105,17 +127,48 @@ func (p *parquetRows) row(i int) (map[string]any, error) {
 	return p.assemble(row)
 }
 
+// checkGroup walks the page headers of group g's column chunks before
+// parquet-go reads them (once per group: the file does not change).
+func (p *parquetRows) checkGroup(g int) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.checked[g] {
+		return nil
+	}
+	for c, cc := range p.pf.Metadata().RowGroups[g].Columns {
+		md := cc.MetaData
+		start := md.DataPageOffset
+		if md.DictionaryPageOffset != 0 {
+			start = md.DictionaryPageOffset
+		}
+		if err := checkPages(p.f, start, start+md.TotalCompressedSize, p.size); err != nil {
+			return fmt.Errorf("row group %d, column %d: %w", g, c, err)
+		}
+	}
+	p.checked[g] = true
+	return nil
+}
+
 // readGroup decodes a whole row group, copying values out of the reader's
 // buffers.
-func (p *parquetRows) readGroup(g int) ([]parquet.Row, error) {
+func (p *parquetRows) readGroup(g int) (_ []parquet.Row, err error) {
+	defer recoverFormat(&err, fmt.Sprintf("row group %d", g))
 	rg := p.pf.RowGroups()[g]
 	rows := rg.Rows()
 	defer rows.Close()
-	out := make([]parquet.Row, 0, rg.NumRows())
+	// The metadata's sizes are the file's word: count what is decoded, so a
+	// group that claims little and holds a flood of values (run-length
+	// encoded nulls cost no bytes) fails instead of filling memory.
+	limit := max(p.cache.budget, MaxParquetAlloc) / int64(unsafe.Sizeof(parquet.Value{}))
+	var values int64
+	out := make([]parquet.Row, 0, min(rg.NumRows(), 1<<16))
 	buf := make([]parquet.Row, 256)
 	for {
 		n, err := rows.ReadRows(buf)
 		for _, r := range buf[:n] {
+			if values += int64(len(r)); values > limit {
+				return nil, fmt.Errorf("row group %d: more than %d values decoded: %w", g, limit, ErrTooLarge)
+			}
 			out = append(out, r.Clone())
 		}
 		if errors.Is(err, io.EOF) || (err == nil && n == 0) {
@@ -498,8 +551,11 @@ func (c *groupCache) get(g int, size int64, load func() ([]parquet.Row, error)) 
 	c.groups[g] = e
 	c.mu.Unlock()
 
-	e.rows, e.err = load()
-	close(e.done)
+	func() {
+		// Waiters are released however load ends.
+		defer close(e.done)
+		e.rows, e.err = load()
+	}()
 
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -26,13 +26,16 @@ const DefaultStallTimeout = time.Minute
 // connections are dropped after 90 s. A fresh client per load keeps no
 // process-wide state; the caller closes its idle connections when done.
 func newHTTPClient(stall time.Duration) *http.Client {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.Proxy = http.ProxyFromEnvironment
-	t.DialContext = (&net.Dialer{Timeout: min(stall, 30*time.Second), KeepAlive: 30 * time.Second}).DialContext
-	t.TLSHandshakeTimeout = min(stall, 10*time.Second)
-	t.ResponseHeaderTimeout = stall
-	t.IdleConnTimeout = 90 * time.Second
-	return &http.Client{Transport: t}
+	return &http.Client{Transport: &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: min(stall, 30*time.Second), KeepAlive: 30 * time.Second}).DialContext,
+		ForceAttemptHTTP2:     true,
+		TLSHandshakeTimeout:   min(stall, 10*time.Second),
+		ResponseHeaderTimeout: stall,
+		ExpectContinueTimeout: time.Second,
+		IdleConnTimeout:       90 * time.Second,
+		MaxIdleConns:          4,
+	}}
 }
 
 // watchdog cancels a download's context when it makes no progress for its
