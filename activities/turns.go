@@ -18,6 +18,7 @@ import (
 	"github.com/quarry-rl/quarry/activities/rollout"
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/internal/inference"
+	"github.com/quarry-rl/quarry/internal/sandbox"
 	"github.com/quarry-rl/quarry/internal/turnlog"
 	"github.com/quarry-rl/quarry/schema"
 	"github.com/quarry-rl/quarry/tools/toolset"
@@ -470,6 +471,10 @@ func (a *Activities) Act(ctx context.Context, in ActInput) (ActResult, error) {
 	// The session moved on (or broke): whatever happens next, a retry must
 	// rebuild it from the turn log rather than step it twice.
 	a.turns().sessions.Remove(in.Episode.ID())
+	if errors.Is(err, sandbox.ErrUnavailable) || errors.Is(err, sandbox.ErrNotStarted) {
+		// Code grading could not run its sandbox: an infrastructure fault, retried.
+		return ActResult{}, temporal.NewApplicationErrorWithCause(fmt.Sprintf("%s turn %d: %v", in.Episode.ID(), in.Turn, err), "SandboxUnavailable", err)
+	}
 	if err != nil {
 		return ActResult{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("%s turn %d: %v", in.Episode.ID(), in.Turn, err), "EnvError", err)
 	}

@@ -166,28 +166,46 @@ func ownGroups() (map[string]string, error) {
 	return mine, nil
 }
 
-// runGroup is the groups of one run.
-type runGroup struct {
-	cg   cgroups
-	name string
+// group is a workspace's control groups, one per hierarchy: its runs (one
+// at a time) and the files they leave in the workspace's tmpfs are charged
+// to it. A group lives as long as its workspace rather than one run, because
+// a fresh v1 memory group makes the first run in it several milliseconds
+// slower; a run's peak and OOM kills are read as differences.
+type group struct {
+	cg      cgroups
+	name    string
+	oomBase int64 // the group's OOM kills before the current run
 }
 
-// newRunGroup makes the group of a run as uid in every hierarchy and sets
-// its limits.
-func (cg cgroups) newRunGroup(uid int, lim Limits) (*runGroup, error) {
-	g := &runGroup{cg: cg, name: "uid" + strconv.Itoa(uid)}
+// newGroup makes the group name in every hierarchy in use (none: a group
+// that does nothing).
+func (cg cgroups) newGroup(name string) (*group, error) {
+	g := &group{cg: cg, name: name}
 	for _, d := range cg.dirs() {
-		if err := os.Mkdir(filepath.Join(d, g.name), 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+		if err := os.Mkdir(filepath.Join(d, name), 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+			g.remove()
 			return nil, fmt.Errorf("make cgroup: %w", err)
 		}
 	}
+	return g, nil
+}
+
+// prepare sets the limits of the next run and resets its peak.
+func (g *group) prepare(lim Limits) error {
+	cg := g.cg
 	var sets [][2]string
 	if cg.memory != "" {
 		mem := strconv.FormatInt(lim.Memory, 10)
-		sets = append(sets, [2]string{g.file(cg.memory, "memory.limit_in_bytes"), mem})
-		if f := g.file(cg.memory, "memory.memsw.limit_in_bytes"); exists(f) {
-			sets = append(sets, [2]string{f, mem}) // no swap beyond the limit
+		memsw := g.file(cg.memory, "memory.memsw.limit_in_bytes")
+		if exists(memsw) { // no swap beyond the limit; memsw ≥ limit at every step
+			if cur, _ := readInt(memsw); cur < lim.Memory {
+				sets = append(sets, [2]string{memsw, mem})
+			}
+			sets = append(sets, [2]string{g.file(cg.memory, "memory.limit_in_bytes"), mem}, [2]string{memsw, mem})
+		} else {
+			sets = append(sets, [2]string{g.file(cg.memory, "memory.limit_in_bytes"), mem})
 		}
+		sets = append(sets, [2]string{g.file(cg.memory, "memory.max_usage_in_bytes"), "0"})
 	}
 	if cg.pids != "" {
 		sets = append(sets, [2]string{g.file(cg.pids, "pids.max"), strconv.Itoa(lim.Processes)})
@@ -198,19 +216,27 @@ func (cg cgroups) newRunGroup(uid int, lim Limits) (*runGroup, error) {
 	}
 	for _, s := range sets {
 		if err := os.WriteFile(s[0], []byte(s[1]), 0); err != nil {
-			g.remove()
-			return nil, fmt.Errorf("set cgroup limit: %w", err)
+			return fmt.Errorf("set cgroup limit: %w", err)
 		}
 	}
-	return g, nil
+	g.oomBase = g.oomKills()
+	return nil
 }
 
-func (g *runGroup) file(dir, name string) string { return filepath.Join(dir, g.name, name) }
+func readInt(p string) (int64, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+}
+
+func (g *group) file(dir, name string) string { return filepath.Join(dir, g.name, name) }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
-// join moves the processes into every group of the run.
-func (g *runGroup) join(pids ...int) error {
+// join moves the processes into every hierarchy's group.
+func (g *group) join(pids ...int) error {
 	for _, d := range g.cg.dirs() {
 		for _, pid := range pids {
 			if err := os.WriteFile(g.file(d, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0); err != nil {
@@ -221,27 +247,38 @@ func (g *runGroup) join(pids ...int) error {
 	return nil
 }
 
-// usage reads the run's peak memory and whether the OOM killer acted.
-func (g *runGroup) usage() (peak int64, oomKilled bool) {
+// usage reads the last run's peak memory and whether the OOM killer acted
+// during it.
+func (g *group) usage() (peak int64, oomKilled bool) {
 	if g.cg.memory == "" {
 		return 0, false
 	}
-	if b, err := os.ReadFile(g.file(g.cg.memory, "memory.max_usage_in_bytes")); err == nil {
-		peak, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
-	}
-	if b, err := os.ReadFile(g.file(g.cg.memory, "memory.oom_control")); err == nil {
-		s := bufio.NewScanner(bytes.NewReader(b))
-		for s.Scan() {
-			if n, ok := strings.CutPrefix(s.Text(), "oom_kill "); ok && n != "0" {
-				oomKilled = true
-			}
-		}
-	}
-	return peak, oomKilled
+	peak, _ = readInt(g.file(g.cg.memory, "memory.max_usage_in_bytes"))
+	return peak, g.oomKills() > g.oomBase
 }
 
-// remove kills whatever is left in the run's groups and removes them.
-func (g *runGroup) remove() error {
+// oomKills reads the group's count of OOM kills ("oom_kill N" in
+// memory.oom_control).
+func (g *group) oomKills() int64 {
+	if g.cg.memory == "" {
+		return 0
+	}
+	b, err := os.ReadFile(g.file(g.cg.memory, "memory.oom_control"))
+	if err != nil {
+		return 0
+	}
+	s := bufio.NewScanner(bytes.NewReader(b))
+	for s.Scan() {
+		if n, ok := strings.CutPrefix(s.Text(), "oom_kill "); ok {
+			v, _ := strconv.ParseInt(n, 10, 64)
+			return v
+		}
+	}
+	return 0
+}
+
+// remove kills whatever is left in the groups and removes them.
+func (g *group) remove() error {
 	return removeGroups(g.cg.kill, g.cg.dirs(), g.name)
 }
 

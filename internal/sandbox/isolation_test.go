@@ -51,7 +51,7 @@ func helper(spec string) int {
 // startHelper starts the helper worker and waits until its sandbox runs a
 // process as uid. The killed helper's workspace stays mounted until the
 // test ends.
-func startHelper(t *testing.T, uid int) *exec.Cmd {
+func startHelper(t *testing.T, uid int) *helperProc {
 	t.Helper()
 	base := filepath.Join(searchableTempDir(t), "base")
 	t.Cleanup(func() {
@@ -67,14 +67,27 @@ func startHelper(t *testing.T, uid int) *exec.Cmd {
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan struct{})
-	go func() { c.Wait(); close(done) }()
-	t.Cleanup(func() { c.Process.Kill(); <-done })
+	h := &helperProc{Cmd: c, done: make(chan struct{})}
+	go func() { c.Wait(); close(h.done) }()
+	t.Cleanup(h.kill)
 	waitUntil(t, 10*time.Second, "the helper's sandbox runs", func() bool {
 		n, _ := countProcesses(uid, uid+1)
 		return n >= 2
 	})
-	return c
+	return h
+}
+
+type helperProc struct {
+	*exec.Cmd
+	done chan struct{} // closed once the helper has been reaped
+}
+
+// kill SIGKILLs the helper and waits until it is reaped: the kernel has
+// then released its uid lock too (it may kill the helper's sandbox first,
+// when the thread that started it exits).
+func (h *helperProc) kill() {
+	h.Process.Signal(syscall.SIGKILL)
+	<-h.done
 }
 
 // waitUntil polls cond until it holds or d passes.
@@ -259,9 +272,7 @@ func duBytes(t *testing.T, dir string) int64 {
 func TestSandboxDiesWithItsWorker(t *testing.T) {
 	const uid = 61330
 	h := startHelper(t, uid)
-	if err := h.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
+	h.kill()
 	waitUntil(t, 10*time.Second, "the killed worker's sandbox is gone", func() bool {
 		n, _ := countProcesses(uid, uid+1)
 		return n == 0
@@ -299,8 +310,7 @@ func TestUIDsOfALiveWorkerAreRefused(t *testing.T) {
 	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "process "+strconv.Itoa(h.Process.Pid)) {
 		t.Fatalf("err = %v, want ErrUnavailable naming process %d", err, h.Process.Pid)
 	}
-	h.Process.Kill()
-	h.Wait()
+	h.kill()
 	newTestSandbox(t, Options{Slots: 1, UIDBase: uid})
 }
 

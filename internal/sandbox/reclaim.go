@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -15,20 +16,14 @@ import (
 // lockUIDs takes a POSIX record lock on the bytes [UIDBase, UIDBase+Slots)
 // of the lock file: overlapping ranges of two live processes conflict, a
 // dead process's lock is gone with it, and a second Sandbox of the same
-// process gets the lock again (record locks belong to the process). The
-// descriptor is never closed: closing any descriptor of the file would drop
-// every lock this process holds on it.
+// process gets the lock again (record locks belong to the process).
 func lockUIDs(path string, base, n int) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("uid lock: %w", err)
-	}
-	fd, err := syscall.Open(path, syscall.O_RDWR|syscall.O_CREAT|syscall.O_CLOEXEC, 0o600)
+	fd, err := lockFiles.open(path)
 	if err != nil {
 		return fmt.Errorf("uid lock: %w", err)
 	}
 	lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: 0, Start: int64(base), Len: int64(n)}
 	if err := syscall.FcntlFlock(uintptr(fd), syscall.F_SETLK, &lk); err != nil {
-		defer syscall.Close(fd)
 		if errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EACCES) {
 			holder := lk
 			_ = syscall.FcntlFlock(uintptr(fd), syscall.F_GETLK, &holder)
@@ -38,6 +33,35 @@ func lockUIDs(path string, base, n int) error {
 		return fmt.Errorf("uid lock %s: %w", path, err)
 	}
 	return nil
+}
+
+// lockFiles holds this process's descriptor of each lock file, opened once
+// and never closed. This is process-wide state because the kernel's is:
+// record locks belong to the process, and closing any descriptor of the
+// file — a second one, after a failed attempt — would drop every lock the
+// process holds on it.
+var lockFiles = &lockFileSet{fds: map[string]int{}}
+
+type lockFileSet struct {
+	mu  sync.Mutex
+	fds map[string]int
+}
+
+func (l *lockFileSet) open(path string) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if fd, ok := l.fds[path]; ok {
+		return fd, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return 0, err
+	}
+	fd, err := syscall.Open(path, syscall.O_RDWR|syscall.O_CREAT|syscall.O_CLOEXEC, 0o600)
+	if err != nil {
+		return 0, err
+	}
+	l.fds[path] = fd
+	return fd, nil
 }
 
 // reclaimTimeout bounds the wait for killed leftovers to exit.

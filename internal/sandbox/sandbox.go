@@ -69,7 +69,16 @@ type Sandbox struct {
 // dead sandbox left running as them, finds the cgroups it may use, creates
 // BaseDir, and removes work dirs whose owning process is gone. It does not
 // start a sandbox; call Check for that. Close releases what it made.
+// Every error wraps ErrUnavailable: the sandbox cannot run here, now.
 func New(ctx context.Context, opts Options) (*Sandbox, error) {
+	s, err := newSandbox(ctx, opts)
+	if err != nil && !errors.Is(err, ErrUnavailable) {
+		err = fmt.Errorf("%w: %w", err, ErrUnavailable)
+	}
+	return s, err
+}
+
+func newSandbox(ctx context.Context, opts Options) (*Sandbox, error) {
 	opts = opts.withDefaults()
 	s := &Sandbox{opts: opts, slots: newSlotPool(opts.Slots)}
 	if err := s.findBinaries(); err != nil {

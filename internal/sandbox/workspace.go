@@ -24,7 +24,8 @@ import (
 type Workspace struct {
 	sb       *Sandbox
 	dir      string
-	lastSlot int // slot whose uid owns the files; -1 before the first run
+	group    *group // the cgroups its runs and files are charged to
+	lastSlot int    // slot whose uid owns the files; -1 before the first run
 
 	closeOnce sync.Once
 	closeErr  error
@@ -37,13 +38,19 @@ func (s *Sandbox) NewWorkspace(ctx context.Context) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: new workspace: %w", err)
 	}
+	g, err := s.cg.newGroup(filepath.Base(dir))
+	if err != nil {
+		os.Remove(dir)
+		return nil, fmt.Errorf("sandbox: new workspace: %w", err)
+	}
 	if s.quota {
 		if err := s.mountWorkspace(dir); err != nil {
+			g.remove()
 			os.Remove(dir)
 			return nil, fmt.Errorf("sandbox: new workspace: %w", err)
 		}
 	}
-	return &Workspace{sb: s, dir: dir, lastSlot: -1}, nil
+	return &Workspace{sb: s, dir: dir, group: g, lastSlot: -1}, nil
 }
 
 func (s *Sandbox) newWorkDir() (string, error) {
@@ -88,14 +95,21 @@ func (s *Sandbox) probeQuota() bool {
 // Dir is the work dir on the host (WorkPath inside the sandbox).
 func (w *Workspace) Dir() string { return w.dir }
 
-// Close unmounts and removes the work dir. It is safe to call more than
-// once.
+// Close removes the workspace's cgroups, unmounts and removes the work dir.
+// It is safe to call more than once.
 func (w *Workspace) Close() error {
 	w.closeOnce.Do(func() {
+		var errs []error
+		if err := w.group.remove(); err != nil {
+			errs = append(errs, err)
+		}
 		if w.sb.quota {
 			unmountWorkspace(w.dir)
 		}
 		if err := os.RemoveAll(w.dir); err != nil {
+			errs = append(errs, err)
+		}
+		if err := errors.Join(errs...); err != nil {
 			w.closeErr = fmt.Errorf("sandbox: remove workspace: %w", err)
 		}
 	})
@@ -170,7 +184,7 @@ func (w *Workspace) Run(ctx context.Context, cmd Cmd) (Result, error) {
 		}
 		w.lastSlot = slot
 	}
-	return w.sb.run(ctx, w.dir, slot, cmd)
+	return w.sb.run(ctx, w, slot, cmd)
 }
 
 // idleTimeout bounds how long a finished run's slot waits for its uid to
@@ -213,17 +227,12 @@ func chownTree(dir string, uid int) error {
 	})
 }
 
-func (s *Sandbox) run(ctx context.Context, dir string, slot int, cmd Cmd) (Result, error) {
+func (s *Sandbox) run(ctx context.Context, w *Workspace, slot int, cmd Cmd) (Result, error) {
 	lim := cmd.Limits.orElse(s.opts.Limits)
-	group, err := s.cg.newRunGroup(s.opts.UIDBase+slot, lim)
-	if err != nil {
+	group := w.group
+	if err := group.prepare(lim); err != nil {
 		return Result{}, fmt.Errorf("sandbox run: %w: %w", err, ErrNotStarted)
 	}
-	defer func() {
-		if err := group.remove(); err != nil {
-			s.opts.Logger.Warn("sandbox run: cgroup left behind", "err", err)
-		}
-	}()
 	// The sandbox's first process writes one byte to fd 3 and closes it,
 	// then waits for a line on fd 4 before it runs the command: a bwrap
 	// set-up failure is told apart from the command's own exit status (the
@@ -243,7 +252,7 @@ func (s *Sandbox) run(ctx context.Context, dir string, slot int, cmd Cmd) (Resul
 
 	runCtx, cancel := context.WithTimeout(ctx, lim.Wall)
 	defer cancel()
-	c, stdout, stderr := s.command(runCtx, dir, slot, lim, cmd)
+	c, stdout, stderr := s.command(runCtx, w.dir, slot, lim, cmd)
 	c.ExtraFiles = []*os.File{startedW, gateR} // fds 3 and 4
 
 	start := time.Now()
@@ -309,9 +318,11 @@ func (s *Sandbox) command(ctx context.Context, dir string, slot int, lim Limits,
 	return c, stdout, stderr
 }
 
-// admit puts bwrap (pid) and the sandbox's first process, its only child,
-// into the run's cgroups; what they start from then on is born there.
-func (s *Sandbox) admit(pid int, g *runGroup) error {
+// admit puts the sandbox's first process, the only child of bwrap (pid),
+// into the run's cgroups; everything the command starts is born there.
+// bwrap itself stays outside: it only waits, and moving a process between
+// v1 memory groups is the costliest step of a run's set-up.
+func (s *Sandbox) admit(pid int, g *group) error {
 	if len(s.cg.dirs()) == 0 {
 		return nil
 	}
@@ -319,16 +330,15 @@ func (s *Sandbox) admit(pid int, g *runGroup) error {
 	if err != nil {
 		return fmt.Errorf("find the sandbox's first process: %w", err)
 	}
-	pids := []int{pid}
-	for _, f := range strings.Fields(string(children)) {
-		if child, err := strconv.Atoi(f); err == nil {
-			pids = append(pids, child)
-		}
+	f := strings.Fields(string(children))
+	if len(f) != 1 {
+		return fmt.Errorf("bwrap %d has %d children, want 1", pid, len(f))
 	}
-	if len(pids) != 2 {
-		return fmt.Errorf("bwrap %d has %d children, want 1", pid, len(pids)-1)
+	child, err := strconv.Atoi(f[0])
+	if err != nil {
+		return fmt.Errorf("find the sandbox's first process: %w", err)
 	}
-	return g.join(pids...)
+	return g.join(child)
 }
 
 // outcome turns a finished run into its Result or error.
