@@ -69,7 +69,7 @@ func runAs(o options) (*User, error) {
 // makeHome makes a server's directory for one session, owned by the user
 // the server runs as and closed to everyone else.
 func (t *Tool) makeHome(server string) (string, error) {
-	dir, err := os.MkdirTemp(t.opts.homeBase, "quarry-mcp-"+server+"-")
+	dir, err := os.MkdirTemp(t.opts.homeBase, t.homePattern(server))
 	if err != nil {
 		return "", fmt.Errorf("home of server %s: %w", server, err)
 	}
