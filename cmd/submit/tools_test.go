@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -382,5 +383,75 @@ tools:
 			t.Fatalf("%d MCP server processes still running after the job", processesRunning(t, entry))
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// A job whose episodes use @modelcontextprotocol/server-memory with its file
+// in ${QUARRY_MCP_HOME}: each episode starts with an empty graph and reads
+// back only the entity it created — no episode sees another's (today's
+// repro: the file beside the server's code was shared by every episode and
+// every job) — and rows name the MCP tools called.
+func TestLocalMCPMemoryJob(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node not found (%v): run scripts/deps/mcp.sh", err)
+	}
+	entry, err := filepath.Abs("../../tools/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-memory/dist/index.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(entry); err != nil {
+		t.Fatalf("%v: run scripts/deps/mcp.sh", err)
+	}
+	var notes atomic.Int64
+	policy := func(msgs []openaitest.Message) string {
+		uses := 0
+		for _, m := range msgs {
+			if m.Role == "tool" {
+				uses++
+			}
+		}
+		switch uses {
+		case 0, 2:
+			return `<tool_call><tool_name>read_graph</tool_name><arguments>{}</arguments></tool_call>`
+		case 1:
+			return `<tool_call><tool_name>create_entities</tool_name><arguments>{"entities": [{"name": "episode-note-` +
+				strconv.FormatInt(notes.Add(1), 10) + `", "entityType": "note", "observations": ["mine"]}]}</arguments></tool_call>`
+		}
+		return "Done. \\boxed{0}"
+	}
+	srv := openaitest.Start(t, openaitest.WithPolicy(policy))
+	spec := runLocalJob(t, `
+job: mcp-memory
+seed: 5
+envs: [{id: rg:basic_arithmetic}]
+tasks: 4
+samples_per_task: 2
+batch_size: 8
+policy: {kind: openai, openai: {endpoints: ["`+srv.BaseURL()+`"], model: `+openaitest.DefaultModel+`, sampling: {max_tokens: 128}}}
+tools:
+  mcp: {mcpServers: {memory: {command: "`+node+`", args: ["`+entry+`"], env: {MEMORY_FILE_PATH: "${QUARRY_MCP_HOME}/memory.jsonl"}}}}
+  max_tool_uses: 3
+`)
+	_, turns, eps := readShards(t, spec.Output, "mcp-memory")
+	if len(eps) != 8 {
+		t.Fatalf("%d episodes", len(eps))
+	}
+	want := map[int32]string{0: "read_graph", 1: "create_entities", 2: "read_graph"}
+	for _, r := range turns {
+		name, ok := want[r.Turn]
+		if !ok {
+			continue
+		}
+		if r.ToolName == nil || *r.ToolName != name || r.ToolResult == nil {
+			t.Fatalf("turn %d of %s: tool %v result %v, want %s", r.Turn, r.EpisodeID, r.ToolName, r.ToolResult, name)
+		}
+		seen := strings.Count(*r.ToolResult, `"episode-note-`)
+		switch {
+		case r.Turn == 0 && seen != 0:
+			t.Errorf("episode %s starts with another episode's entities: %s", r.EpisodeID, *r.ToolResult)
+		case r.Turn == 2 && seen != 1:
+			t.Errorf("episode %s reads %d notes, want its own one: %s", r.EpisodeID, seen, *r.ToolResult)
+		}
 	}
 }

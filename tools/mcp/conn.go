@@ -133,11 +133,11 @@ func (sc *serverConn) stderrTail() string {
 // user, its own process group (so Close can kill its children), and stderr
 // kept for error messages.
 func (t *Tool) command(name string, srv Server, home string, sc *secrets) (*exec.Cmd, *tailBuffer, error) {
-	argv, err := t.argv(name, srv, home)
+	argv, command, err := t.argv(name, srv, home)
 	if err != nil {
 		return nil, nil, err
 	}
-	env, err := t.serverEnv(name, srv, argv[len(argv)-len(srv.Args)-1], home, sc)
+	env, err := t.serverEnv(name, srv, command, home, sc)
 	if err != nil {
 		return nil, nil, err
 	}

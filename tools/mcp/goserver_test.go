@@ -359,3 +359,25 @@ func waitDown(t *testing.T, s tools.Session, server string) {
 		t.Fatalf("session did not notice server %s ended", server)
 	}
 }
+
+// TestHTTPReconnectSaysSo: a URL server that lost the episode's MCP session
+// (it restarted) is reconnected with a new session, and the observation says
+// its state for the old one may be lost.
+func TestHTTPReconnectSaysSo(t *testing.T) {
+	g := startGoHTTP(t)
+	tool := newTool(t, Config{Servers: map[string]Server{"go": {URL: g.URL}}})
+	s := openT(t, tool)
+	if res := run(t, tool, s, gemCall("echo", `{"text": "one"}`)); res.Observation != "echo: one" {
+		t.Fatalf("first call: %+v", res)
+	}
+	g.forget()
+	// The call that finds its session gone is an error observation (never
+	// re-sent); the next one runs on a new session and says so.
+	if res := run(t, tool, s, gemCall("echo", `{"text": "two"}`)); !res.Error || !strings.Contains(res.Observation, "session not found") {
+		t.Fatalf("call on the forgotten session: %+v", res)
+	}
+	res := run(t, tool, s, gemCall("echo", `{"text": "three"}`))
+	if res.Observation != "[MCP server go was reconnected with a new session before this call: state it kept for the old session may be lost]\necho: three" {
+		t.Fatalf("call after reconnecting: %+v", res)
+	}
+}

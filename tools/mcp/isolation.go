@@ -69,7 +69,7 @@ func runAs(o options) (*User, error) {
 // makeHome makes a server's directory for one session, owned by the user
 // the server runs as and closed to everyone else.
 func (t *Tool) makeHome(server string) (string, error) {
-	dir, err := os.MkdirTemp(t.opts.homeBase, "quarry-mcp-"+server+"-")
+	dir, err := os.MkdirTemp(t.opts.homeBase, t.homePattern(server))
 	if err != nil {
 		return "", fmt.Errorf("home of server %s: %w", server, err)
 	}
@@ -91,23 +91,23 @@ func expandHome(s, home string) string {
 // argv is how a stdio server is started: its command resolved on the
 // worker's PATH, its args with the home expanded, behind setpriv (when
 // installed) for no_new_privs and an empty inheritable (so ambient)
-// capability set.
-func (t *Tool) argv(name string, srv Server, home string) ([]string, error) {
+// capability set. It also returns the resolved command.
+func (t *Tool) argv(name string, srv Server, home string) (argv []string, command string, err error) {
 	path, err := exec.LookPath(srv.Command)
+	if err == nil {
+		path, err = filepath.Abs(path)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("mcpServers.%s.command: %w", name, err)
+		return nil, "", fmt.Errorf("mcpServers.%s.command: %w", name, err)
 	}
-	if path, err = filepath.Abs(path); err != nil {
-		return nil, fmt.Errorf("mcpServers.%s.command: %w", name, err)
-	}
-	argv := []string{path}
+	argv = []string{path}
 	for _, a := range srv.Args {
 		argv = append(argv, expandHome(a, home))
 	}
 	if t.setpriv != "" {
 		argv = append([]string{t.setpriv, "--no-new-privs", "--inh-caps=-all", "--"}, argv...)
 	}
-	return argv, nil
+	return argv, path, nil
 }
 
 // serverEnv is a stdio server's whole environment: PATH, HOME and TMPDIR

@@ -274,3 +274,51 @@ func TestBwrapWrappedServer(t *testing.T) {
 		t.Fatalf("the sandboxed server's file is not in its home: %v", err)
 	}
 }
+
+// TestSweepStaleHomes: homes left by a worker that died (its pid gone, or
+// reused by another process) are removed when a Tool is made; those of live
+// workers and other files stay.
+func TestSweepStaleHomes(t *testing.T) {
+	base := sharedDir(t) // the servers' user must reach the homes in it
+	me, ok := self()
+	if !ok {
+		t.Fatal("cannot read this process's start time from /proc")
+	}
+	names := map[string]bool{ // name: swept
+		fmt.Sprintf("quarry-mcp-%d.%d-go-123", me.pid, me.start):            false, // a live worker's
+		fmt.Sprintf("quarry-mcp-%d.%d-go.srv-456", me.pid, me.start+1):      true,  // this pid, another start: reused
+		fmt.Sprintf("quarry-mcp-%d.%d-memory-789", exitedPid(t), uint64(1)): true,  // its worker exited
+		"quarry-mcp-go-321": false, // no owner
+		"unrelated":         false,
+	}
+	for name := range names {
+		if err := os.MkdirAll(filepath.Join(base, name, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tool := newTool(t, Config{Servers: map[string]Server{"go": goStdioServer(t, nil)}}, WithHomeBase(base))
+	for name, swept := range names {
+		if _, err := os.Stat(filepath.Join(base, name)); os.IsNotExist(err) != swept {
+			t.Errorf("%s: swept %v, want %v", name, os.IsNotExist(err), swept)
+		}
+	}
+	// The tool's own homes carry its owner, so a later sweep spares them.
+	s := openT(t, tool)
+	home := s.(*session).homes["go"]
+	if o, ok := parseOwner(filepath.Base(home)); !ok || o != me {
+		t.Fatalf("home %s names owner %v (%v), want %v", home, o, ok, me)
+	}
+	if n, err := sweepHomes(base); err != nil || n != 0 {
+		t.Fatalf("a sweep while the worker lives removed %d homes (%v)", n, err)
+	}
+}
+
+// exitedPid is the pid of a process that has exited and been reaped.
+func exitedPid(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
+}

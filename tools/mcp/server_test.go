@@ -183,13 +183,21 @@ type goHTTPServer struct {
 	auth  []string
 	// failFirst makes the first n requests fail with 503 (connect retries).
 	failFirst atomic.Int64
+	// handler serves MCP; forget replaces it, so the server no longer knows
+	// the sessions it had (as after a restart).
+	handler atomic.Pointer[gomcp.StreamableHTTPHandler]
+	server  *gomcp.Server
+}
+
+func (g *goHTTPServer) forget() {
+	g.handler.Store(gomcp.NewStreamableHTTPHandler(func(*http.Request) *gomcp.Server { return g.server }, nil))
 }
 
 func startGoHTTP(t testing.TB) *goHTTPServer {
 	t.Helper()
 	g := &goHTTPServer{}
-	server := newGoServer(&g.count)
-	h := gomcp.NewStreamableHTTPHandler(func(*http.Request) *gomcp.Server { return server }, nil)
+	g.server = newGoServer(&g.count)
+	g.forget()
 	g.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		g.mu.Lock()
 		g.auth = append(g.auth, r.Header.Get("Authorization"))
@@ -198,7 +206,7 @@ func startGoHTTP(t testing.TB) *goHTTPServer {
 			http.Error(w, "not yet", http.StatusServiceUnavailable)
 			return
 		}
-		h.ServeHTTP(w, r)
+		g.handler.Load().ServeHTTP(w, r)
 	}))
 	t.Cleanup(g.Close)
 	return g

@@ -92,6 +92,8 @@ type Tool struct {
 	// setpriv, when installed, sets no_new_privs for them.
 	user    *User
 	setpriv string
+	// owner names this process in the homes it makes (see stale.go).
+	owner string
 
 	mu  sync.Mutex
 	cat *catalog // the listed tools, once known
@@ -124,13 +126,22 @@ func New(cfg Config, opts ...Option) (*Tool, error) {
 		return nil, fmt.Errorf("mcp tool: %w", err)
 	}
 	setpriv, _ := exec.LookPath("setpriv") // util-linux; without it no_new_privs is not set
-	return &Tool{
+	t := &Tool{
 		cfg:     cfg,
 		opts:    o,
 		client:  gomcp.NewClient(&gomcp.Implementation{Name: "quarry", Version: "v1"}, nil),
 		user:    u,
 		setpriv: setpriv,
-	}, nil
+	}
+	if me, ok := self(); ok {
+		t.owner = me.String()
+		if n, err := sweepHomes(o.homeBase); err != nil {
+			o.logger.Warn("mcp: sweep stale server homes", "err", err)
+		} else if n > 0 {
+			o.logger.Info("mcp: removed server homes of dead workers", "count", n)
+		}
+	}
+	return t, nil
 }
 
 // Name returns "mcp".
