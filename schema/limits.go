@@ -63,8 +63,9 @@ const (
 	// outcomeBytes is an episode's result kept in the batch's history.
 	outcomeBytes = 1 << 10
 	// localChunk is how many local-policy episodes one activity plays
-	// (workflows.episodesPerActivity).
+	// (workflows.episodesPerActivity); slotBytes is one slot's JSON at most.
 	localChunk = 32
+	slotBytes  = 192
 )
 
 // checkBounds adds an error for every number outside its limit.
@@ -150,9 +151,13 @@ func (s JobSpec) checkSize(add func(path, format string, args ...any)) {
 		hint = fmt.Sprintf(", or shrink %s (%s)", big.path, kib(big.size))
 	}
 	perTask, copyBytes, perHistory := s.copiesPerBatch(episodeCopy, batchCopy)
+	what := "episode(s)"
+	if s.Policy.Kind != PolicyOpenAI {
+		what = "activities of 32 episodes"
+	}
 	if n := perTask * copyBytes; n > transactionBudget {
-		add("in_flight.episodes", "%d: a batch starts %d episode(s) in one Temporal workflow task, each carrying a %s copy of the spec: %s, over the %s budget of Temporal's %s transaction limit (past it the batch is terminated); want in_flight.episodes at most %d%s",
-			s.InFlight.Episodes, perTask, kib(copyBytes), kib(n), kib(transactionBudget), kib(temporalTransactionLimit), s.maxInFlight(copyBytes), hint)
+		add("in_flight.episodes", "%d: a batch starts %d %s in one Temporal workflow task, each carrying a %s copy of the spec: %s, over the %s budget of Temporal's %s transaction limit (past it the batch is terminated); want in_flight.episodes at most %d%s",
+			s.InFlight.Episodes, perTask, what, kib(copyBytes), kib(n), kib(transactionBudget), kib(temporalTransactionLimit), s.maxInFlight(copyBytes), hint)
 	}
 	if n := perHistory * (copyBytes + outcomeBytes); n > historyBudget {
 		add("batch_size", "%d: a batch's history keeps %d copies of the spec (%s each) and their results: %s, over the %s budget of Temporal's %s history limit; want batch_size at most %d%s",
@@ -174,7 +179,7 @@ func (s JobSpec) copiesPerBatch(episodeCopy, batchCopy int) (perTask, size, perH
 		return min(s.InFlight.Episodes, b), episodeCopy, b
 	}
 	chunks := (b + localChunk - 1) / localChunk
-	return min(max(1, s.InFlight.Episodes/localChunk), chunks), batchCopy + localChunk*64, chunks
+	return min(max(1, s.InFlight.Episodes/localChunk), chunks), batchCopy + localChunk*slotBytes, chunks
 }
 
 // maxInFlight is the largest in_flight.episodes whose first workflow task

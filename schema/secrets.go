@@ -31,10 +31,17 @@ var keyWords = []string{
 	"authorization", "auth", "credential", "credentials", "signature", "sig", "cookie", "bearer",
 }
 
+// notSecrets are well-known names that end in a key word and hold none:
+// OpenAI's prompt cache key, tokenizer special tokens.
+var notSecrets = []string{"prompt_cache_key", "bos_token", "eos_token", "pad_token", "unk_token", "sep_token", "cls_token", "mask_token"}
+
 // keyLike reports whether a field, header, flag or query parameter name
 // looks like it holds a secret.
 func keyLike(name string) bool {
 	low := strings.ToLower(name)
+	if slices.Contains(notSecrets, low) {
+		return false
+	}
 	if strings.HasPrefix(low, "x-amz-") || strings.HasPrefix(low, "x-goog-") {
 		return true // presigned S3/GCS URLs
 	}

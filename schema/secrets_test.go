@@ -81,6 +81,7 @@ func TestKeyLike(t *testing.T) {
 		"api_key": true, "x-api-key": true, "apiKey": true, "token": true, "access_token": true, "client_secret": true,
 		"Authorization": true, "password": true, "X-Amz-Credential": true, "sig": true,
 		"return_token_ids": false, "max_tokens": false, "top_k": false, "stop_token_ids": false, "model": false, "keys_to_sort": false,
+		"prompt_cache_key": false, "eos_token": false,
 	} {
 		if got := keyLike(name); got != want {
 			t.Errorf("keyLike(%q) = %v, want %v", name, got, want)
