@@ -221,3 +221,62 @@ func TestGenerateHeartbeatsDuringLongRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// WriteShard commits a batch whose episode has turns that make no valid
+// rows (logprobs that do not match the tokens, as a bad answer accepted on
+// main left them): that episode is counted failed, the other is committed.
+func TestWriteShardFailsABadEpisodeAlone(t *testing.T) {
+	srv := openaitest.Start(t)
+	s := spec(t, `{job: w, envs: [{id: game:GuessTheNumber-v0-hard}], tasks: 2, max_turns: 1, policy: {kind: openai, openai: {endpoints: ['`+
+		srv.BaseURL()+`'], model: `+openaitest.DefaultModel+`, `+tokensAsked+`}}}`)
+	a := newActivities(t)
+	plans, err := ResolveEnvs(a.Envs, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := (&testsuite.WorkflowTestSuite{}).NewTestActivityEnvironment()
+	env.RegisterActivity(a.Generate)
+	env.RegisterActivity(a.Act)
+	env.RegisterActivity(a.WriteShard)
+	store, err := blob.Open(context.Background(), s.Output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outcomes []EpisodeOutcome
+	for i, slot := range s.BatchSlots(0) {
+		ep := EpisodeRef{Spec: s, Env: plans[0], Slot: slot}
+		v, err := env.ExecuteActivity(a.Generate, GenerateInput{Episode: ep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var g GenerateResult
+		v.Get(&g)
+		if i == 1 {
+			rec, err := turnlog.ReadRecord(context.Background(), store, g.Ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec.ResponseLogprobs = rec.ResponseLogprobs[1:]
+			if _, err := turnlog.PutRecord(context.Background(), store, &rec); err != nil {
+				t.Fatal(err)
+			}
+		}
+		v, err = env.ExecuteLocalActivity(a.Act, ActInput{Episode: ep, Gen: g.Ref})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var act ActResult
+		v.Get(&act)
+		outcomes = append(outcomes, EpisodeOutcome{Slot: slot, Source: act.Ref, Turns: 1, TotalReward: act.Reward,
+			StopReason: schema.StopMaxTurns, ResponseTokens: int64(g.ResponseTokens)})
+	}
+	v, err := env.ExecuteActivity(a.WriteShard, WriteShardInput{Spec: s, Envs: plans, Batch: 0, Episodes: outcomes})
+	if err != nil {
+		t.Fatalf("WriteShard: %v", err)
+	}
+	var sum ShardSummary
+	v.Get(&sum)
+	if sum.Episodes != 2 || sum.Failed != 1 || sum.TurnRows != 1 || sum.Turns != 1 || sum.ResponseTokens != outcomes[0].ResponseTokens {
+		t.Fatalf("summary %+v", sum)
+	}
+}

@@ -520,7 +520,6 @@ func (p *Pool) Generate(ctx context.Context, req Request) (Result, error) {
 	bo.Reset()
 	var avoid uint64
 	want := asked(&cr, extra)
-	badRun := 0
 	for attempt := 1; ; attempt++ {
 		res, ep, aerr := p.attempt(ctx, &cr, extra, want, req.Affinity, avoid, &deadline, &b, attempt)
 		if aerr == nil {
@@ -540,14 +539,12 @@ func (p *Pool) Generate(ctx context.Context, req Request) (Result, error) {
 		if req.Heartbeat != nil {
 			req.Heartbeat(pr)
 		}
-		if badRun = 0; e.Kind == ErrBadAnswer {
-			badRun = attemptsInRow(b.faults, FaultBadAnswer)
-		}
+		tooManyBad := e.Kind == ErrBadAnswer && attemptsInRow(pr.Faults, FaultBadAnswer) >= p.o.badAnswers
 		delay := bo.NextBackOff()
 		if e.RetryAfter > 0 {
 			delay = e.RetryAfter
 		}
-		if badRun >= p.o.badAnswers || attempt >= p.o.maxAttempts || time.Now().Add(delay).After(deadline) {
+		if tooManyBad || attempt >= p.o.maxAttempts || time.Now().Add(delay).After(deadline) {
 			return Result{}, e // the caller logs it, or not
 		}
 		p.log.Debug("inference: retrying", "endpoint", e.Endpoint, "attempt", attempt, "status", e.Status,

@@ -194,6 +194,7 @@ type Server struct {
 	chatSeq  int
 	queue    []Fault
 	mqueue   []Fault
+	standing Fault // SetFault's
 	inFlight int
 	peak     int
 }
@@ -245,6 +246,17 @@ func (s *Server) Close() {
 func (s *Server) Inject(faults ...Fault) {
 	s.mu.Lock()
 	s.queue = append(s.queue, faults...)
+	s.mu.Unlock()
+}
+
+// SetFault makes every authorized chat completion request not covered by
+// the queued plan get f, until SetFault(Fault{}) clears it: an endpoint
+// that goes down (say ModelGone while a trainer reloads weights) and comes
+// back when the test says so. It wins over WithFaultFunc and
+// WithRequestFaults.
+func (s *Server) SetFault(f Fault) {
+	s.mu.Lock()
+	s.standing = f
 	s.mu.Unlock()
 }
 
@@ -529,10 +541,13 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec *Record) {
 	seq := s.chatSeq
 	s.chatSeq++
 	var f Fault
-	planned := len(s.queue) > 0
-	if planned {
+	planned := len(s.queue) > 0 || s.standing.Kind != FaultNone
+	switch {
+	case len(s.queue) > 0:
 		f, s.queue = s.queue[0], s.queue[1:]
-	} else if s.cfg.faultFunc != nil && s.cfg.bodyFault == nil {
+	case s.standing.Kind != FaultNone:
+		f = s.standing
+	case s.cfg.faultFunc != nil && s.cfg.bodyFault == nil:
 		f = s.cfg.faultFunc(seq)
 	}
 	s.mu.Unlock()

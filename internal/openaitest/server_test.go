@@ -282,3 +282,49 @@ func TestTokenizerIsStable(t *testing.T) {
 		t.Errorf("PromptTokenIDs = %v, want %v", got, want)
 	}
 }
+
+// Bad answers are well-formed HTTP 200s that break one promise each; a
+// standing fault holds until cleared; GET /models has its own plan.
+func TestAnswerFaults(t *testing.T) {
+	srv := openaitest.Start(t, openaitest.WithFaults(openaitest.NoChoices(), openaitest.NoTokenIDs(), openaitest.ShortLogprobs()),
+		openaitest.WithModelsFaults(openaitest.ServerError()),
+		openaitest.WithPolicy(func([]openaitest.Message) string { return "one two three" }))
+	body := map[string]any{"model": openaitest.DefaultModel, "messages": []openaitest.Message{{Role: "user", Content: "hi"}},
+		"logprobs": true, "return_token_ids": true}
+	c := &http.Client{}
+	answer := func() wireResponse {
+		t.Helper()
+		resp, out, err := post(t, c, srv.BaseURL()+"/chat/completions", "", body)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("%v %v %s", resp, err, out)
+		}
+		return decode[wireResponse](t, out)
+	}
+	if r := answer(); len(r.Choices) != 0 {
+		t.Errorf("no choices: %d choices", len(r.Choices))
+	}
+	if r := answer(); r.PromptTokenIDs != nil || r.Choices[0].TokenIDs != nil || r.Choices[0].Logprobs == nil {
+		t.Errorf("no token ids: %+v", r)
+	}
+	if r := answer(); len(r.Choices[0].TokenIDs) != 3 || len(r.Choices[0].Logprobs.Content) != 2 {
+		t.Errorf("short logprobs: %d ids, %d logprobs", len(r.Choices[0].TokenIDs), len(r.Choices[0].Logprobs.Content))
+	}
+	srv.SetFault(openaitest.ModelGone())
+	for range 2 {
+		if resp, out, err := post(t, c, srv.BaseURL()+"/chat/completions", "", body); err != nil || resp.StatusCode != 404 {
+			t.Fatalf("model gone: %v %v %s", resp, err, out)
+		}
+	}
+	srv.SetFault(openaitest.Fault{})
+	if r := answer(); len(r.Choices[0].TokenIDs) != 3 || len(r.Choices[0].Logprobs.Content) != 3 {
+		t.Errorf("after clearing: %+v", r)
+	}
+	req, _ := http.NewRequest(http.MethodGet, srv.BaseURL()+"/models", nil)
+	for _, want := range []int{500, 200} {
+		resp, err := c.Do(req)
+		if err != nil || resp.StatusCode != want {
+			t.Fatalf("GET /models: %v %v, want %d", resp, err, want)
+		}
+		resp.Body.Close()
+	}
+}
