@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress"
 )
 
 // The fuzz targets feed crafted files to the readers a worker runs on
@@ -229,7 +228,6 @@ func sampleParquet(t testing.TB, jsonl []byte) []byte {
 	return buf.Bytes()
 }
 
-var _ compress.Codec = &parquet.Zstd
 
 // bytesFile writes b to a temporary file and opens it.
 func bytesFile(t testing.TB, b []byte) *os.File {
