@@ -228,7 +228,6 @@ func sampleParquet(t testing.TB, jsonl []byte) []byte {
 	return buf.Bytes()
 }
 
-
 // bytesFile writes b to a temporary file and opens it.
 func bytesFile(t testing.TB, b []byte) *os.File {
 	t.Helper()
