@@ -33,10 +33,12 @@ deps:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./envs/...
 
-# Each target runs alone (go test -fuzz takes one target at a time).
+# Each target runs alone (go test -fuzz takes one target at a time). New inputs
+# are minimised for at most 100 runs, so the time goes to fuzzing.
 FUZZTIME ?= 60s
+FUZZFLAGS ?= -fuzzminimizetime 100x
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzStep -fuzztime 30s ./envs/catalog
-	$(GO) test -run '^$$' -fuzz '^FuzzJSONL$$' -fuzztime $(FUZZTIME) ./envs/dataset
-	$(GO) test -run '^$$' -fuzz '^FuzzJSONLIndex$$' -fuzztime $(FUZZTIME) ./envs/dataset
-	$(GO) test -run '^$$' -fuzz '^FuzzParquet$$' -fuzztime $(FUZZTIME) ./envs/dataset
+	$(GO) test -run '^$$' -fuzz '^FuzzJSONL$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./envs/dataset
+	$(GO) test -run '^$$' -fuzz '^FuzzJSONLIndex$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./envs/dataset
+	$(GO) test -run '^$$' -fuzz '^FuzzParquet$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./envs/dataset

@@ -193,7 +193,8 @@ func (d *Dataset) Check(cols ...string) error {
 // Row returns row i (0 ≤ i < Len) as a fresh map the caller may keep and
 // change. Values are what JSON decoding gives — string, bool, nil,
 // []any, map[string]any — except that integers are int64 (float64 only
-// for numbers with a fraction or exponent, or beyond int64), so JSONL and
+// for numbers with a fraction or exponent, or beyond int64; beyond
+// float64's range a row is ErrFormat), so JSONL and
 // Parquet rows agree; Parquet adds []byte for binary columns and
 // time.Time for dates and timestamps.
 func (d *Dataset) Row(ctx context.Context, i int) (map[string]any, error) {

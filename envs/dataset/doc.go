@@ -10,6 +10,11 @@
 // positioned read and one JSON decode; a Parquet row is found through the
 // row-group metadata and read from its row group alone.
 //
+// Remote reads fail with ErrStalled when they make no progress for the
+// stall timeout, and no failure is remembered: the next Open tries again.
+// Files are untrusted bytes: a crafted one gives ErrFormat or ErrTooLarge,
+// never a panic or an allocation its size does not justify.
+//
 // Envs draw tasks with Index, a seeded order that visits every row once per
 // epoch and is the same on every machine.
 //
