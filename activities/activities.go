@@ -120,6 +120,9 @@ type EnvPlan struct {
 	DataSource string `json:"data_source"`
 	// Rows is the dataset size of a dataset-backed env (0: procedural).
 	Rows int `json:"rows,omitempty"`
+	// StepBound is the most one Step of the env can take (envs.StepBound;
+	// 0 for a CPU-bound env): Act's timeout covers it.
+	StepBound schema.Duration `json:"step_bound,omitempty"`
 }
 
 // Row is the dataset row task plays (−1 for a procedural env): a seeded
@@ -238,7 +241,8 @@ func ResolveEnvs(r *envs.Registry, spec schema.JobSpec) ([]EnvPlan, error) {
 			errs = append(errs, schema.FieldError{Path: path + ".options", Problem: err.Error()})
 			continue
 		}
-		plans[i] = EnvPlan{ID: s.ID, Options: e.Options, Version: s.Version(), MaxTurns: s.MaxTurns, DataSource: s.Category(), Rows: rows}
+		plans[i] = EnvPlan{ID: s.ID, Options: e.Options, Version: s.Version(), MaxTurns: s.MaxTurns, DataSource: s.Category(), Rows: rows,
+			StepBound: schema.Duration(envs.StepBound(env))}
 	}
 	if len(errs) > 0 {
 		return nil, errs

@@ -3,6 +3,7 @@ package envs
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Tasks is implemented by envs whose tasks are the rows of a dataset (math,
@@ -68,4 +69,28 @@ func (e *Episode) ResetTask(row int, seed uint64) (Prompt, Info, error) {
 		return Prompt{}, Info{}, fmt.Errorf("reset: %w", err)
 	}
 	return e.start(obs, info)
+}
+
+// StepBounder is implemented by envs whose Step can take longer than a pure
+// CPU step (code grading runs programs in a sandbox): StepBound is the most
+// one Step can take with the env's options. The pipeline sizes the timeout
+// of the activity that steps the env from it, so a slow but legitimate step
+// is never cut off and retried while it still runs.
+type StepBounder interface {
+	StepBound() time.Duration
+}
+
+// StepBound is env's StepBound through wrappers, 0 when it declares none.
+func StepBound(env Env) time.Duration {
+	for env != nil {
+		if b, ok := env.(StepBounder); ok {
+			return b.StepBound()
+		}
+		u, ok := env.(Unwrapper)
+		if !ok {
+			return 0
+		}
+		env = u.Unwrap()
+	}
+	return 0
 }

@@ -364,3 +364,18 @@ func TestWorkflowCodeLeavesValidationToTheActivity(t *testing.T) {
 		t.Fatalf("the workflow validated the spec itself: %v", err)
 	}
 }
+
+// Act's timeout covers the env's step bound (code grading) from
+// episodeDurable on; the first release kept a minute.
+func TestActTimeoutCoversTheStepBound(t *testing.T) {
+	code := activities.EnvPlan{ID: "code:CodeContest", StepBound: schema.Duration(150 * time.Second)}
+	if got := actTimeout(episodeDurable, code); got < 150*time.Second {
+		t.Errorf("Act timeout %v for a step bound of 150 s", got)
+	}
+	if got := actTimeout(episodeDurable, activities.EnvPlan{ID: "game:Sudoku-v0-easy"}); got != time.Minute {
+		t.Errorf("Act timeout %v for a CPU-bound env, want 1m", got)
+	}
+	if got := actTimeout(workflow.DefaultVersion, code); got != time.Minute {
+		t.Errorf("first-release Act timeout %v, want 1m", got)
+	}
+}

@@ -44,6 +44,12 @@ type EpisodeState struct {
 	Active time.Duration `json:"active,omitempty"`
 	// Waiting: the current turn waits for the endpoint (the job was told).
 	Waiting bool `json:"waiting,omitempty"`
+	// TurnFaults and TurnFault are the current turn's failed Generate
+	// attempts before it paused for the endpoint, and the last one's class:
+	// handed to the next schedule so the accepted turn's failed_attempts and
+	// last_fault columns count them.
+	TurnFaults int    `json:"turn_faults,omitempty"`
+	TurnFault  string `json:"turn_fault,omitempty"`
 }
 
 // hostQueueWait is how long a tool call waits on the host queue of the
@@ -126,13 +132,23 @@ func newEpisodeRun(ctx workflow.Context, v workflow.Version, in EpisodeInput) *e
 	e := &episodeRun{ctx: ctx, v: v, in: in, st: in.State, clock: workflow.Now(ctx)}
 	e.gctx = workflow.WithActivityOptions(ctx, gopts)
 	e.actx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
-		StartToCloseTimeout: time.Minute,
+		StartToCloseTimeout: actTimeout(v, in.Episode.Env),
 		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 10},
 	})
 	// Record keys must never repeat: a retried run (or a continued one)
 	// numbers its attempts above every earlier run's.
 	e.base = (int(workflow.GetInfo(ctx).Attempt)-1)*100000 + e.st.Runs*1000
 	return e
+}
+
+// actTimeout bounds Act: a minute, or from episodeDurable on the env's own
+// step bound and a minute more (code grading runs up to max_tests programs),
+// so a slow step is never cut off and retried while it still runs.
+func actTimeout(v workflow.Version, plan activities.EnvPlan) time.Duration {
+	if v < episodeDurable {
+		return time.Minute
+	}
+	return time.Duration(plan.StepBound) + time.Minute
 }
 
 // play runs turns until the episode ends, fails, or continues as new.
@@ -217,17 +233,24 @@ func (e *episodeRun) act(gen activities.GenerateResult) (activities.ActResult, e
 func (e *episodeRun) generate() (activities.GenerateResult, error) {
 	in := activities.GenerateInput{Episode: e.in.Episode, Turn: e.st.Turn, Head: e.st.Head, AttemptBase: e.base}
 	for schedule := 1; ; schedule++ {
+		in.PriorFaults, in.PriorFault = e.st.TurnFaults, e.st.TurnFault
 		var gen activities.GenerateResult
 		err := workflow.ExecuteActivity(e.gctx, activities.GenerateName, in).Get(e.ctx, &gen)
 		if e.v < episodeDurable {
 			return gen, err
 		}
 		if !hasType(err, activities.ErrTypeEndpointDown) {
+			e.st.TurnFaults, e.st.TurnFault = 0, ""
 			if e.st.Waiting {
 				e.st.Waiting = false
 				e.signalJob(false, "")
 			}
 			return gen, err
+		}
+		var f activities.GenerateFailure
+		var ae *temporal.ApplicationError
+		if errors.As(err, &ae) && ae.HasDetails() && ae.Details(&f) == nil {
+			e.st.TurnFaults, e.st.TurnFault = f.FailedAttempts, f.LastFault
 		}
 		if err := e.waitForEndpoint(err); err != nil {
 			return gen, err

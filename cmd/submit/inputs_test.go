@@ -178,3 +178,24 @@ func TestHugeSpecFileNotReadWhole(t *testing.T) {
 		t.Fatalf("submit /dev/zero = %v, want a size refusal", err)
 	}
 }
+
+// TestDryRunStartsNoSandbox: with --local a dry run of a python_tool job
+// starts no sandbox (a real start makes its base dir and reclaims its uid
+// range), and says so.
+func TestDryRunStartsNoSandbox(t *testing.T) {
+	dir := t.TempDir()
+	sb := filepath.Join(dir, "sandbox")
+	spec := writeSpec(t, dir, "envs: [{id: game:GuessTheNumber-v0-easy}]\ntasks: 2\npolicy: {kind: oracle}\ntools: {preset: python_tool}\noutput: "+filepath.Join(dir, "out")+"\n")
+	var stdout, stderr bytes.Buffer
+	root := newRoot(&stdout, &stderr)
+	root.SetArgs([]string{"--local", "--dry-run", "--sandbox-dir", sb, "--state-dir", filepath.Join(dir, "state"), spec})
+	if err := root.ExecuteContext(context.Background()); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	if _, err := os.Stat(sb); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the dry run started a sandbox (stat %s: %v)", sb, err)
+	}
+	if !strings.Contains(stdout.String(), "tools.python: sandbox not started (dry run)") {
+		t.Errorf("stdout:\n%s", stdout.String())
+	}
+}

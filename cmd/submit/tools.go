@@ -13,8 +13,9 @@ import (
 // retrieval server answers a query, MCP servers start and list their tools,
 // and with --local (where this process runs the calls) the python sandbox
 // starts. Remote workers check their own sandbox when they start one. A dry
-// run starts no MCP server (a stdio server is a program the spec names): it
-// only checks that each stdio command resolves.
+// run starts no MCP server (a stdio server is a program the spec names) and
+// no sandbox (starting one reclaims its uid range): it only checks that each
+// stdio command resolves.
 func preflightTools(ctx context.Context, g *globals, spec schema.JobSpec, dryRun bool) error {
 	t := spec.Tools
 	if t == nil {
@@ -22,7 +23,10 @@ func preflightTools(ctx context.Context, g *globals, spec schema.JobSpec, dryRun
 	}
 	host := &toolset.Host{Sandbox: g.sandbox, Log: g.logger()}
 	defer host.CloseAll()
-	if g.local && t.Python != nil {
+	switch {
+	case g.local && t.Python != nil && dryRun:
+		fmt.Fprintln(g.out, "tools.python: sandbox not started (dry run)")
+	case g.local && t.Python != nil:
 		if err := host.Check(ctx, &schema.ToolsSpec{Python: t.Python}); err != nil {
 			return fmt.Errorf("tools.python: %w (install bubblewrap with scripts/deps/bubblewrap.sh; sandboxes need root to run as their own uids)", err)
 		}

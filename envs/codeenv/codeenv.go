@@ -234,8 +234,15 @@ func New(o Options, sb SandboxFunc) (*dataenv.Env, error) {
 		RandomAction: randomAction,
 		Samples:      samples,
 		SamplePath:   samplePath,
+		// Every test may run for nearly its timeout (they pass one by one,
+		// fail_fast or not), plus the sandbox's start and the tests' setup.
+		StepBound: time.Duration(o.MaxTests)*timeout + stepOverhead,
 	}, o.Dataset), nil
 }
+
+// stepOverhead is a grading step's time beyond its programs' own: starting
+// the sandbox, writing the program and the tests.
+const stepOverhead = 30 * time.Second
 
 // grader is one env instance's grading state: its options and, once a
 // program has run, its sandbox.

@@ -552,3 +552,28 @@ func TestCodeTemplate(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// A code env declares how long one grading step can take, through the
+// registry's wrapper, so the pipeline's Act timeout covers every test
+// running for nearly its timeout.
+func TestStepBound(t *testing.T) {
+	r := envs.NewRegistry()
+	if err := register(r, nil, func(string) string { return dataenv.Sample }); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		opts map[string]any
+		want time.Duration
+	}{
+		{nil, time.Duration(DefaultMaxTests)*10*time.Second + stepOverhead},
+		{map[string]any{"max_tests": 100, "timeout": "10m"}, 1000*time.Minute + stepOverhead},
+	} {
+		env, err := r.Make("code:CodeContest", c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := envs.StepBound(env); got != c.want {
+			t.Errorf("options %v: step bound %v, want %v", c.opts, got, c.want)
+		}
+	}
+}

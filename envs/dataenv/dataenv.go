@@ -49,6 +49,9 @@ type Family struct {
 	// the "sample" dataset option opens.
 	Samples    fs.FS
 	SamplePath string
+	// StepBound is the most Score can take (0: a CPU-bound check); the
+	// env reports it as envs.StepBounder.
+	StepBound time.Duration
 }
 
 // LoadTimeout bounds one attempt to open an env's dataset, download
@@ -106,6 +109,9 @@ func (e *Env) open() (*dataset.Dataset, error) {
 	e.ds = ds
 	return ds, nil
 }
+
+// StepBound implements envs.StepBounder with the family's bound.
+func (e *Env) StepBound() time.Duration { return e.fam.StepBound }
 
 // Rows implements envs.Tasks: the dataset's size.
 func (e *Env) Rows() (int, error) {
