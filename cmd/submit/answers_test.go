@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"hash/fnv"
 	"path/filepath"
 	"strings"
@@ -37,29 +36,9 @@ func TestBadAnswersCostARetriedTurn(t *testing.T) {
 	}))
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
-	spec := writeSpec(t, dir, `
-job: bad-answers
-seed: 5
-envs: [{id: game:GuessTheNumber-v0-hard}]
-tasks: 4
-samples_per_task: 2
-policy:
-  kind: openai
-  openai:
-    endpoints: [`+srv.BaseURL()+`]
-    model: `+openaitest.DefaultModel+`
-    sampling: {max_tokens: 64, logprobs: true}
-    extra_body: {return_token_ids: true}
-output: `+out+`
-`)
-	var stdout, stderr bytes.Buffer
-	root := newRoot(&stdout, &stderr)
-	root.SetArgs([]string{"--local", "--state-dir", filepath.Join(dir, "state"), spec})
-	if err := root.ExecuteContext(context.Background()); err != nil {
-		t.Fatalf("%v\n%s\n%s", err, stdout.String(), stderr.String())
-	}
-	if !strings.Contains(stdout.String(), "job bad-answers complete: 8 episodes (0 failed)") {
-		t.Fatalf("summary:\n%s", stdout.String())
+	stdout := submitLocal(t, dir, endpointJobSpec(t, dir, "bad-answers", 5, 4, srv.BaseURL(), "{max_tokens: 64, logprobs: true}"))
+	if !strings.Contains(stdout, "job bad-answers complete: 8 episodes (0 failed)") {
+		t.Fatalf("summary:\n%s", stdout)
 	}
 	_, turns, eps := readShards(t, "file://"+out, "bad-answers")
 	ids := map[string]int{}
@@ -106,30 +85,10 @@ func TestEndpointWithoutTokenIDs(t *testing.T) {
 	srv := openaitest.Start(t, openaitest.WithPolicy(bisect), openaitest.WithoutTokenIDs())
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
-	spec := writeSpec(t, dir, `
-job: no-ids
-seed: 3
-envs: [{id: game:GuessTheNumber-v0-hard}]
-tasks: 2
-samples_per_task: 2
-policy:
-  kind: openai
-  openai:
-    endpoints: [`+srv.BaseURL()+`]
-    model: `+openaitest.DefaultModel+`
-    sampling: {logprobs: true}
-    extra_body: {return_token_ids: true}
-output: `+out+`
-`)
-	var stdout, stderr bytes.Buffer
-	root := newRoot(&stdout, &stderr)
-	root.SetArgs([]string{"--local", "--state-dir", filepath.Join(dir, "state"), spec})
-	if err := root.ExecuteContext(context.Background()); err != nil {
-		t.Fatalf("%v\n%s\n%s", err, stdout.String(), stderr.String())
-	}
-	if !strings.Contains(stdout.String(), "job no-ids complete: 4 episodes (0 failed)") ||
-		!strings.Contains(stdout.String(), "warning: ") || !strings.Contains(stdout.String(), "return_token_ids") {
-		t.Fatalf("output:\n%s", stdout.String())
+	stdout := submitLocal(t, dir, endpointJobSpec(t, dir, "no-ids", 3, 2, srv.BaseURL(), "{logprobs: true}"))
+	if !strings.Contains(stdout, "job no-ids complete: 4 episodes (0 failed)") ||
+		!strings.Contains(stdout, "warning: ") || !strings.Contains(stdout, "return_token_ids") {
+		t.Fatalf("output:\n%s", stdout)
 	}
 	_, turns, eps := readShards(t, "file://"+out, "no-ids")
 	if len(eps) != 4 {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/quarry-rl/quarry/activities"
 	"github.com/quarry-rl/quarry/envs/catalog"
+	"github.com/quarry-rl/quarry/internal/openaitest"
 	"github.com/quarry-rl/quarry/schema"
 )
 
@@ -185,7 +186,8 @@ func TestHugeSpecFileNotReadWhole(t *testing.T) {
 func TestDryRunStartsNoSandbox(t *testing.T) {
 	dir := t.TempDir()
 	sb := filepath.Join(dir, "sandbox")
-	spec := writeSpec(t, dir, "envs: [{id: game:GuessTheNumber-v0-easy}]\ntasks: 2\npolicy: {kind: oracle}\ntools: {preset: python_tool}\noutput: "+filepath.Join(dir, "out")+"\n")
+	srv := openaitest.Start(t)
+	spec := llmSpec(t, dir, srv.BaseURL(), openaitest.DefaultModel, "tools: {preset: python_tool}")
 	var stdout, stderr bytes.Buffer
 	root := newRoot(&stdout, &stderr)
 	root.SetArgs([]string{"--local", "--dry-run", "--sandbox-dir", sb, "--state-dir", filepath.Join(dir, "state"), spec})

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -55,36 +54,16 @@ func TestModelGoneMidJobPausesTurns(t *testing.T) {
 	srv := openaitest.Start(t, openaitest.WithPolicy(bisect), openaitest.WithRequestFaults(o.fault))
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
-	spec := writeSpec(t, dir, `
-job: model-gone
-seed: 9
-envs: [{id: game:GuessTheNumber-v0-hard}]
-tasks: 4
-samples_per_task: 2
-policy:
-  kind: openai
-  openai:
-    endpoints: [`+srv.BaseURL()+`]
-    model: `+openaitest.DefaultModel+`
-    sampling: {max_tokens: 64, logprobs: true}
-    extra_body: {return_token_ids: true}
-output: `+out+`
-`)
-	var stdout, stderr bytes.Buffer
-	root := newRoot(&stdout, &stderr)
-	root.SetArgs([]string{"--local", "--state-dir", filepath.Join(dir, "state"), spec})
-	if err := root.ExecuteContext(context.Background()); err != nil {
-		t.Fatalf("%v\n%s\n%s", err, stdout.String(), stderr.String())
-	}
+	stdout := submitLocal(t, dir, endpointJobSpec(t, dir, "model-gone", 9, 4, srv.BaseURL(), "{max_tokens: 64, logprobs: true}"))
 	o.mu.Lock()
 	over, refused := o.over, o.refused
 	o.mu.Unlock()
 	if !over || refused == 0 {
 		t.Fatalf("the outage did not happen as planned: over %v, %d requests refused", over, refused)
 	}
-	if !strings.Contains(stdout.String(), "job model-gone complete: 8 episodes (0 failed)") ||
-		!strings.Contains(stdout.String(), "endpoint outages") {
-		t.Fatalf("summary:\n%s", stdout.String())
+	if !strings.Contains(stdout, "job model-gone complete: 8 episodes (0 failed)") ||
+		!strings.Contains(stdout, "endpoint outages") {
+		t.Fatalf("summary:\n%s", stdout)
 	}
 	_, turns, eps := readShards(t, "file://"+out, "model-gone")
 	ids := map[string]int{}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -21,6 +22,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/quarry-rl/quarry/internal/blob"
+	"github.com/quarry-rl/quarry/internal/openaitest"
 	"github.com/quarry-rl/quarry/internal/shard"
 	"github.com/quarry-rl/quarry/schema"
 	"github.com/quarry-rl/quarry/workflows"
@@ -455,4 +457,39 @@ output: ` + out + "\n"
 	if err := sess.client.CancelWorkflow(ctx, spec.Job, ""); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// endpointJobSpec writes a GuessTheNumber-v0-hard job of tasks × 2 episodes
+// against endpoint, asking for logprobs and token ids, with its output in
+// dir/out.
+func endpointJobSpec(t *testing.T, dir, job string, seed, tasks int, endpoint, sampling string) string {
+	t.Helper()
+	return writeSpec(t, dir, fmt.Sprintf(`
+job: %s
+seed: %d
+envs: [{id: game:GuessTheNumber-v0-hard}]
+tasks: %d
+samples_per_task: 2
+policy:
+  kind: openai
+  openai:
+    endpoints: [%s]
+    model: %s
+    sampling: %s
+    extra_body: {return_token_ids: true}
+output: %s
+`, job, seed, tasks, endpoint, openaitest.DefaultModel, sampling, filepath.Join(dir, "out")))
+}
+
+// submitLocal runs `submit --local spec` to the end and returns what it
+// printed; a failed job fails the test.
+func submitLocal(t *testing.T, dir, spec string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	root := newRoot(&stdout, &stderr)
+	root.SetArgs([]string{"--local", "--state-dir", filepath.Join(dir, "state"), spec})
+	if err := root.ExecuteContext(context.Background()); err != nil {
+		t.Fatalf("%v\n%s\n%s", err, stdout.String(), stderr.String())
+	}
+	return stdout.String()
 }
