@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -21,6 +20,7 @@ import (
 	"github.com/quarry-rl/quarry/internal/openaitest"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 	"github.com/quarry-rl/quarry/internal/sandbox/sandboxtest"
+	"github.com/quarry-rl/quarry/tools/mcp/mcptest"
 	"github.com/quarry-rl/quarry/tools/toolset"
 	"github.com/quarry-rl/quarry/workflows"
 )
@@ -329,17 +329,7 @@ func processesRunning(t *testing.T, s string) int {
 // GEM-style calls, rows name the MCP tool called (tool_name echo, not mcp),
 // and every server process is gone when the job ends.
 func TestLocalMCPToolJob(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node not found (%v): run scripts/deps/mcp.sh", err)
-	}
-	entry, err := filepath.Abs("../../tools/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(entry); err != nil {
-		t.Fatalf("%v: run scripts/deps/mcp.sh", err)
-	}
+	node, entry := mcptest.Node(t), npm.Entry(t, "@modelcontextprotocol/server-everything")
 	policy := func(msgs []openaitest.Message) string {
 		if msgs[len(msgs)-1].Role == "tool" {
 			return "Done. \\boxed{0}"
@@ -392,17 +382,7 @@ tools:
 // repro: the file beside the server's code was shared by every episode and
 // every job) — and rows name the MCP tools called.
 func TestLocalMCPMemoryJob(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node not found (%v): run scripts/deps/mcp.sh", err)
-	}
-	entry, err := filepath.Abs("../../tools/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-memory/dist/index.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(entry); err != nil {
-		t.Fatalf("%v: run scripts/deps/mcp.sh", err)
-	}
+	node, entry := mcptest.Node(t), npm.Entry(t, "@modelcontextprotocol/server-memory")
 	var notes atomic.Int64
 	policy := func(msgs []openaitest.Message) string {
 		uses := 0
@@ -454,4 +434,14 @@ tools:
 			t.Errorf("episode %s reads %d notes, want its own one: %s", r.EpisodeID, seen, *r.ToolResult)
 		}
 	}
+}
+
+// npm finds the npm MCP servers where the servers' unprivileged user can
+// read them (TestMain removes a copy it made).
+var npm = &mcptest.NPM{Dir: "../../tools/mcp/testdata/npm"}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	npm.Close()
+	os.Exit(code)
 }

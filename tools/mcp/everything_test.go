@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/quarry-rl/quarry/tools/mcp/mcptest"
 )
 
 // The reference server @modelcontextprotocol/server-everything, pinned in
@@ -25,19 +27,12 @@ const goldenInstructions = "testdata/everything_instructions.golden"
 // (never skipping it) when they are missing.
 func everything(t testing.TB) (node, entry string) {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node not found (%v): run scripts/deps/mcp.sh", err)
-	}
-	entry, err = filepath.Abs("testdata/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(entry); err != nil {
-		t.Fatalf("the npm MCP server is not installed (%v): run scripts/deps/mcp.sh", err)
-	}
-	return node, entry
+	return mcptest.Node(t), npm.Entry(t, "@modelcontextprotocol/server-everything")
 }
+
+// npm finds the npm servers where the servers' unprivileged user can read
+// them (TestMain removes a copy it made).
+var npm = &mcptest.NPM{Dir: "testdata/npm"}
 
 func everythingStdio(t testing.TB, env map[string]string) Server {
 	node, entry := everything(t)

@@ -142,13 +142,7 @@ func TestRunAsRoot(t *testing.T) {
 func memoryServer(t *testing.T, env map[string]string) (Server, string) {
 	t.Helper()
 	node, _ := everything(t)
-	entry, err := filepath.Abs("testdata/npm/node_modules/@modelcontextprotocol/server-memory/dist/index.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(entry); err != nil {
-		t.Fatalf("server-memory is not installed (%v): run scripts/deps/mcp.sh", err)
-	}
+	entry := npm.Entry(t, "@modelcontextprotocol/server-memory")
 	return Server{Command: node, Args: []string{entry}, Env: env}, entry
 }
 

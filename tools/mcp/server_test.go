@@ -47,6 +47,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
+	npm.Close()
 	os.Exit(code)
 }
 
