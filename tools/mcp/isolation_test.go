@@ -252,7 +252,7 @@ func TestBwrapWrappedServer(t *testing.T) {
 	code := filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(entry)))) // the node_modules folder
 	args := []string{"--unshare-all", "--die-with-parent", "--new-session",
 		"--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-		"--ro-bind", code, code, "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+		"--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--ro-bind", code, code, // after /tmp: the code may live there
 		"--bind", "${QUARRY_MCP_HOME}", "${QUARRY_MCP_HOME}", "--chdir", "${QUARRY_MCP_HOME}",
 		"--", mem.Command}
 	srv := Server{Command: bwrap, Args: append(args, mem.Args...), Env: mem.Env}
