@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 
 	"github.com/quarry-rl/quarry/schema"
 	"github.com/quarry-rl/quarry/workflows"
@@ -165,6 +167,9 @@ func setInFlightCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer sess.close()
+			if err := checkInFlight(cmd.Context(), sess.client, args[0], f); err != nil {
+				return err
+			}
 			if err := sess.client.SignalWorkflow(cmd.Context(), args[0], "", workflows.SignalSetInFlight, f); err != nil {
 				return fmt.Errorf("job %s: %w", args[0], err)
 			}
@@ -175,6 +180,45 @@ func setInFlightCmd(g *globals) *cobra.Command {
 	cmd.Flags().IntVar(&f.Batches, "batches", 0, "batches in flight at once")
 	cmd.Flags().IntVar(&f.Episodes, "episodes", 0, "episodes in flight at once in each batch started from now on")
 	return cmd
+}
+
+// checkInFlight refuses limits the job's spec could not run with: the
+// bounds and the Temporal-size budget a spec is checked against before
+// submission (docs/limits.md), applied to the spec of the job's current run
+// with the new limits.
+func checkInFlight(ctx context.Context, c client.Client, job string, f schema.InFlight) error {
+	it := c.GetWorkflowHistory(ctx, job, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	if !it.HasNext() {
+		return fmt.Errorf("job %s: no history", job)
+	}
+	ev, err := it.Next()
+	if err != nil {
+		return fmt.Errorf("job %s: read its start: %w", job, err)
+	}
+	var in workflows.JobInput
+	if err := converter.GetDefaultDataConverter().FromPayloads(ev.GetWorkflowExecutionStartedEventAttributes().GetInput(), &in); err != nil {
+		return fmt.Errorf("job %s: decode its spec: %w", job, err)
+	}
+	spec := in.Spec
+	if f.Batches > 0 {
+		spec.InFlight.Batches = f.Batches
+	}
+	if f.Episodes > 0 {
+		spec.InFlight.Episodes = f.Episodes
+	}
+	var se schema.SpecError
+	if err := spec.Validate(); errors.As(err, &se) {
+		var refused schema.SpecError
+		for _, fe := range se {
+			if strings.HasPrefix(fe.Path, "in_flight.") {
+				refused = append(refused, fe)
+			}
+		}
+		if len(refused) > 0 {
+			return fmt.Errorf("set-in-flight %s: %w", job, refused)
+		}
+	}
+	return nil
 }
 
 func cancelCmd(g *globals) *cobra.Command {

@@ -346,6 +346,14 @@ output: `+out+`
 		return stdout.String()
 	}
 	// The state dir is served by this process: the commands attach to it.
+	// Limits the spec could not run with are refused before any signal,
+	// naming the field, as at submission.
+	var refusedOut bytes.Buffer
+	refuse := newRoot(&refusedOut, &refusedOut)
+	refuse.SetArgs([]string{"--local", "--state-dir", state, "set-in-flight", "managed", "--episodes", "100000"})
+	if err := refuse.ExecuteContext(ctx); err == nil || !strings.Contains(err.Error(), "in_flight.episodes") {
+		t.Fatalf("set-in-flight --episodes 100000: %v\n%s", err, refusedOut.String())
+	}
 	if got := cli("set-in-flight", "managed", "--batches", "2", "--episodes", "4"); !strings.Contains(got, "in-flight limits sent") {
 		t.Fatalf("set-in-flight: %s", got)
 	}
