@@ -13,10 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"go.temporal.io/sdk/worker"
-
-	"github.com/quarry-rl/quarry/activities"
-	"github.com/quarry-rl/quarry/envs/catalog"
 	"github.com/quarry-rl/quarry/internal/openaitest"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 	"github.com/quarry-rl/quarry/internal/sandbox/sandboxtest"
@@ -216,24 +212,8 @@ output: `+targets.output+`
 	if _, err := os.Stat(targets.database); err != nil {
 		t.Fatalf("the embedded server's database is not where the test looks: %v", err)
 	}
-	reg, err := catalog.New()
-	if err != nil {
-		t.Fatal(err)
-	}
 	host := &toolset.Host{Sandbox: sandbox.Options{BaseDir: targets.sandboxDir, UIDBase: escapeUIDBase, Slots: 2}}
-	a := &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Tools: host}
-	w := workflows.NewWorkers(sess.client, g.queue, a, worker.Options{}, workflows.AllRoles)
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
-	run, _, err := startOrAttach(ctx, sess.client, g.queue, spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
-	defer cancel()
-	if err := run.Get(wctx, nil); err != nil {
+	if err := runWithTools(t, ctx, sess, g.queue, host, spec, 3*time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	_, turns, _ := readShards(t, spec.Output, "escape")

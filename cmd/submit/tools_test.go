@@ -20,6 +20,7 @@ import (
 	"github.com/quarry-rl/quarry/internal/openaitest"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 	"github.com/quarry-rl/quarry/internal/sandbox/sandboxtest"
+	"github.com/quarry-rl/quarry/schema"
 	"github.com/quarry-rl/quarry/tools/mcp/mcptest"
 	"github.com/quarry-rl/quarry/tools/toolset"
 	"github.com/quarry-rl/quarry/workflows"
@@ -128,26 +129,10 @@ output: `+filepath.Join(dir, "out")+`
 		t.Fatal(err)
 	}
 	defer sess.close()
-	reg, err := catalog.New()
-	if err != nil {
-		t.Fatal(err)
-	}
 	sbDir := sandboxtest.Dir(t)
 	const uidBase = 64000
 	host := &toolset.Host{Sandbox: sandbox.Options{BaseDir: sbDir, UIDBase: uidBase, Slots: 2}}
-	a := &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Tools: host}
-	w := workflows.NewWorkers(sess.client, g.queue, a, worker.Options{}, workflows.AllRoles)
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
-	run, _, err := startOrAttach(ctx, sess.client, g.queue, spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	if err := run.Get(wctx, nil); err != nil {
+	if err := runWithTools(t, ctx, sess, g.queue, host, spec, 2*time.Minute); err != nil {
 		// Say why: the first episode's pending activity and its last failure.
 		if d, err := sess.client.DescribeWorkflowExecution(ctx, "pytool/b00000/e0000", ""); err == nil {
 			for _, pa := range d.PendingActivities {
@@ -444,4 +429,27 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	npm.Close()
 	os.Exit(code)
+}
+
+// runWithTools runs spec to its end on a worker of its own (every role)
+// whose tool calls go to host, and returns the job's error.
+func runWithTools(t *testing.T, ctx context.Context, sess *session, queue string, host *toolset.Host, spec schema.JobSpec, timeout time.Duration) error {
+	t.Helper()
+	reg, err := catalog.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Tools: host}
+	w := workflows.NewWorkers(sess.client, queue, a, worker.Options{}, workflows.AllRoles)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	run, _, err := startOrAttach(ctx, sess.client, queue, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	return run.Get(wctx, nil)
 }
