@@ -176,7 +176,7 @@ func TestMemoryLimitBoundsTheWholeTree(t *testing.T) {
 	}
 	ws := newTestWorkspace(t, s)
 	const limit = 256 << 20
-	res := mustRun(t, ws, Cmd{Args: []string{"/usr/bin/python3", "-c", memoryHog}, Limits: Limits{Memory: limit, Processes: 100, Wall: 30 * time.Second}})
+	res := mustRun(t, ws, Cmd{Args: []string{"/usr/bin/python3", "-c", memoryHog(t)}, Limits: Limits{Memory: limit, Processes: 100, Wall: 30 * time.Second}})
 	var holding int
 	fmt.Sscanf(string(res.Stdout), "holding %d", &holding)
 	t.Logf("%d of 64 children hold 32 MiB each at the end; peak %d MiB; exit %d %s", holding, res.MemoryPeak>>20, res.ExitCode, res.Signal)
@@ -188,38 +188,6 @@ func TestMemoryLimitBoundsTheWholeTree(t *testing.T) {
 	}
 	assertNoLeftovers(t, s)
 }
-
-// memoryHog forks 64 children that each touch 32 MiB, report their pid and
-// wait; it prints how many reported and are still alive once every child
-// either reported or died.
-const memoryHog = `
-import os, select, signal
-r, w = os.pipe()
-for i in range(64):
-    if os.fork() == 0:
-        os.close(r)
-        with open("/proc/self/oom_score_adj", "w") as f:
-            f.write("1000")  # the OOM killer takes children, not the parent
-        b = b"x" * (32 << 20)  # written, so it is resident
-        os.write(w, b"%d\n" % os.getpid())
-        signal.pause()
-os.close(w)
-reported, dead, buf = set(), set(), b""
-while len(reported | dead) < 64:
-    if select.select([r], [], [], 0.05)[0]:
-        buf += os.read(r, 4096)
-        *lines, buf = buf.split(b"\n")
-        reported.update(int(l) for l in lines)
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            break
-        if pid == 0:
-            break
-        dead.add(pid)
-print("holding", len(reported - dead))
-`
 
 // A disk filler stops at the workspace's quota with ENOSPC, and so does a
 // file-count filler; the host folder never holds more than the quota.
@@ -337,4 +305,15 @@ func TestLazyRetriesAFailure(t *testing.T) {
 	if err := s.Check(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// memoryHog is testdata/memory_hog.py: 64 children touching 32 MiB each;
+// it prints "holding N", the children still alive at the end.
+func memoryHog(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/memory_hog.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
