@@ -158,14 +158,7 @@ func TestEndpointOutagePausesTurns(t *testing.T) {
 		}
 	}, 20*time.Minute)
 	env.RegisterDelayedCallback(func() { f.setDown(false) }, upAt)
-	env.ExecuteWorkflow(JobWorkflowName, JobInput{Spec: spec})
-	if err := env.GetWorkflowError(); err != nil {
-		t.Fatal(err)
-	}
-	var p Progress
-	if err := env.GetWorkflowResult(&p); err != nil {
-		t.Fatal(err)
-	}
+	p := runJob(t, env, JobInput{Spec: spec})
 	if !p.Done || p.EpisodesDone != 8 || p.EpisodesFailed != 0 || p.Turns != 24 {
 		t.Fatalf("progress %+v", p)
 	}
@@ -235,14 +228,7 @@ func TestFailureRecordsAreHonest(t *testing.T) {
 		key := fmt.Sprintf("e%d/t%d/a%d", in.Episode.Slot.Episode, in.Turn, in.AttemptBase)
 		return activities.GenerateResult{Ref: schema.TurnRef{Key: key, Tag: key}}, nil
 	})
-	env.ExecuteWorkflow(JobWorkflowName, JobInput{Spec: spec})
-	if err := env.GetWorkflowError(); err != nil {
-		t.Fatal(err)
-	}
-	var p Progress
-	if err := env.GetWorkflowResult(&p); err != nil {
-		t.Fatal(err)
-	}
+	p := runJob(t, env, JobInput{Spec: spec})
 	got := map[int]activities.EpisodeOutcome{}
 	for _, o := range f.shard.Episodes {
 		got[o.Slot.Episode] = o
@@ -287,14 +273,7 @@ func TestRerunSkipsCommittedBatches(t *testing.T) {
 	env2.SetOnChildWorkflowStartedListener(func(info *workflow.Info, _ workflow.Context, _ converter.EncodedValues) {
 		started = append(started, info.WorkflowExecution.ID)
 	})
-	env2.ExecuteWorkflow(JobWorkflowName, JobInput{Spec: spec})
-	if err := env2.GetWorkflowError(); err != nil {
-		t.Fatal(err)
-	}
-	var p Progress
-	if err := env2.GetWorkflowResult(&p); err != nil {
-		t.Fatal(err)
-	}
+	p := runJob(t, env2, JobInput{Spec: spec})
 	if fmt.Sprint(started) != "[wf/b00001]" {
 		t.Fatalf("the rerun started %v, want only wf/b00001", started)
 	}

@@ -77,14 +77,7 @@ func TestJobCommitsEveryBatch(t *testing.T) {
 		paused = append(paused, p.Paused)
 		env.SignalWorkflow(SignalResume, nil)
 	}, time.Hour)
-	env.ExecuteWorkflow(JobWorkflowName, JobInput{Spec: spec})
-	if err := env.GetWorkflowError(); err != nil {
-		t.Fatal(err)
-	}
-	var p Progress
-	if err := env.GetWorkflowResult(&p); err != nil {
-		t.Fatal(err)
-	}
+	p := runJob(t, env, JobInput{Spec: spec})
 	if !p.Done || p.BatchesDone != 3 || p.EpisodesDone != 48 || p.EpisodesFailed != 0 || p.Successes != 48 {
 		t.Fatalf("progress %+v", p)
 	}
@@ -162,14 +155,7 @@ func TestSetInFlightSignal(t *testing.T) {
 		sentAt = env.Now()
 		env.SignalWorkflow(SignalSetInFlight, schema.InFlight{Batches: 3, Episodes: 5})
 	}, 15*time.Minute)
-	env.ExecuteWorkflow(JobWorkflowName, JobInput{Spec: spec})
-	if err := env.GetWorkflowError(); err != nil {
-		t.Fatal(err)
-	}
-	var p Progress
-	if err := env.GetWorkflowResult(&p); err != nil {
-		t.Fatal(err)
-	}
+	p := runJob(t, env, JobInput{Spec: spec})
 	if !p.Done || p.BatchesDone != 6 || p.PromptTokens != 600 || p.ResponseTokens != 60 {
 		t.Fatalf("progress %+v", p)
 	}
@@ -223,18 +209,26 @@ func TestJobContinuesAsNew(t *testing.T) {
 	}
 
 	env2, _ := newEnv(t)
-	env2.ExecuteWorkflow(JobWorkflowName, next)
-	if err := env2.GetWorkflowError(); err != nil {
-		t.Fatal(err)
-	}
-	var p Progress
-	if err := env2.GetWorkflowResult(&p); err != nil {
-		t.Fatal(err)
-	}
+	p := runJob(t, env2, next)
 	if !p.Done || p.BatchesDone != 3 || p.EpisodesDone != 48 || p.ContinuedAsNew != 1 || !p.StartedAt.Equal(st.Progress.StartedAt) {
 		t.Fatalf("final progress %+v", p)
 	}
 	if _, err := os.Stat(filepath.Join(out, "wf", "_SUCCESS")); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// runJob runs the job workflow to its end in env and returns its progress;
+// a failed job fails the test.
+func runJob(t *testing.T, env *testsuite.TestWorkflowEnvironment, in JobInput) Progress {
+	t.Helper()
+	env.ExecuteWorkflow(JobWorkflowName, in)
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	var p Progress
+	if err := env.GetWorkflowResult(&p); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
