@@ -21,6 +21,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
+	"github.com/cenkalti/backoff/v5"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 )
 
@@ -166,19 +167,44 @@ func (s *s3Store) put(ctx context.Context, key string, r io.Reader) error {
 	return err
 }
 
-// abort gives up an upload that failed. If even that fails (the endpoint
-// is down), the upload stays until Cleanup finds it.
+// abort gives up an upload that failed. A part whose request was still
+// in flight on the server can land after the abort and bring the upload
+// back (AWS documents that an upload may need aborting more than once), so
+// abort repeats until the server no longer knows the upload. If that does
+// not happen in time (the endpoint is down), the upload stays until Cleanup
+// finds it.
 func (s *s3Store) abort(ctx context.Context, key, uploadID string) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abortTimeout)
 	defer cancel()
-	_, err := s.client.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{
-		Bucket: aws.String(s.bucket), Key: aws.String(key), UploadId: aws.String(uploadID),
-	})
-	if err != nil && !isAPICode(err, "NoSuchUpload") {
+	b := backoff.NewExponentialBackOff()
+	b.InitialInterval = 20 * time.Millisecond
+	_, err := backoff.Retry(ctx, func() (struct{}, error) {
+		_, err := s.client.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{
+			Bucket: aws.String(s.bucket), Key: aws.String(key), UploadId: aws.String(uploadID),
+		})
+		if err != nil && !isAPICode(err, "NoSuchUpload") {
+			return struct{}{}, err
+		}
+		_, err = s.client.ListParts(ctx, &s3.ListPartsInput{
+			Bucket: aws.String(s.bucket), Key: aws.String(key), UploadId: aws.String(uploadID),
+		})
+		if isAPICode(err, "NoSuchUpload") {
+			return struct{}{}, nil
+		}
+		if err == nil {
+			err = errUploadLingers
+		}
+		return struct{}{}, err
+	}, backoff.WithBackOff(b), backoff.WithMaxElapsedTime(abortTimeout))
+	if err != nil {
 		s.o.logger.Warn("blob: could not abort a failed multipart upload; Cleanup will remove it",
 			"url", s.url, "key", key, "upload_id", uploadID, "err", err)
 	}
 }
+
+// errUploadLingers says an aborted upload is still listed: a part that was
+// in flight landed after the abort.
+var errUploadLingers = errors.New("the upload is still there after AbortMultipartUpload")
 
 // hookedClient reports each acknowledged part to a write hook.
 type hookedClient struct {
