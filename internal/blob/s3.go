@@ -21,8 +21,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
-	"github.com/cenkalti/backoff/v5"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
+	"github.com/cenkalti/backoff/v5"
 )
 
 // s3Store keeps objects under prefix in bucket. S3 makes an object visible
