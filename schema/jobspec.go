@@ -51,6 +51,8 @@ type JobSpec struct {
 	// Output is a folder (./out, /data/rl, file:///data/rl) or s3://bucket/prefix.
 	Output   string   `json:"output,omitempty"`
 	InFlight InFlight `json:"in_flight"`
+	// Online makes the job a stream of batches for a trainer (online.go).
+	Online *Online `json:"online,omitempty"`
 }
 
 // EnvChoice is one env of a job's mixture.
@@ -280,22 +282,43 @@ func (s JobSpec) WithDefaults() JobSpec {
 	if s.InFlight.Episodes == 0 {
 		s.InFlight.Episodes = DefaultEpisodesInFlight
 	}
+	if s.Online != nil {
+		o := *s.Online
+		o.withDefaults()
+		s.Online = &o
+	}
 	if s.Job == "" {
 		s.Job = "job-" + s.Hash()[:12]
 	}
 	return s
 }
 
-// Episodes is the number of episodes the job produces.
-func (s JobSpec) Episodes() int { return s.Tasks * s.SamplesPerTask }
+// Episodes is the number of episodes the job produces (an online job:
+// online.steps full batches; 0 when it runs until cancelled).
+func (s JobSpec) Episodes() int {
+	if s.Online != nil {
+		return s.Online.Steps * s.BatchSize
+	}
+	return s.Tasks * s.SamplesPerTask
+}
 
-// Batches is the number of batches (shards); the last may be short.
+// Batches is the number of batches (shards); the last may be short. An
+// online job has online.steps batches, 0 when it runs until cancelled.
 func (s JobSpec) Batches() int {
+	if s.Online != nil {
+		return s.Online.Steps
+	}
 	if s.BatchSize <= 0 {
 		return 0
 	}
 	return (s.Episodes() + s.BatchSize - 1) / s.BatchSize
 }
+
+// OpenEnded reports whether the job runs until cancelled (online, no steps).
+func (s JobSpec) OpenEnded() bool { return s.Online != nil && s.Online.Steps == 0 }
+
+// HasBatch reports whether b is one of the job's batches.
+func (s JobSpec) HasBatch(b int) bool { return b >= 0 && (s.OpenEnded() || b < s.Batches()) }
 
 // Hash identifies the spec's content (without its job id), so a different
 // spec submitted under an existing job id is refused.
@@ -391,6 +414,7 @@ func (s JobSpec) Validate() error {
 	}
 	s.Episode.validate(add)
 	s.Policy.validate(add)
+	s.validateOnline(add)
 	if s.Tools != nil {
 		s.Tools.validate(s.Policy.Kind, s.Wrapper, add)
 	}

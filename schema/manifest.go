@@ -36,6 +36,8 @@ type Manifest struct {
 	NormScheme string  `json:"norm_scheme"`
 	// EnvVersions maps each env id in the shard to its version.
 	EnvVersions map[string]string `json:"env_versions"`
+	// Policy lists the policy versions of an online job's shard.
+	Policy *ManifestPolicy `json:"policy,omitempty"`
 }
 
 // ManifestFile is one data file of a shard.

@@ -74,6 +74,9 @@ type Slot struct {
 // BatchSlots lists the episodes of batch b (a defaulted spec); the last
 // batch may be short. Out-of-range batches have no slots.
 func (s JobSpec) BatchSlots(b int) []Slot {
+	if s.Online != nil {
+		return s.onlineSlots(b)
+	}
 	n := s.Episodes()
 	first := b * s.BatchSize
 	if b < 0 || s.BatchSize <= 0 || s.SamplesPerTask <= 0 || first >= n {

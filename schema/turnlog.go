@@ -238,6 +238,18 @@ func (r *TurnRecord) validateLinks(bad func(string, ...any) error) error {
 	return nil
 }
 
+// lenientJSON decodes one JSON value, allowing unknown fields.
+func lenientJSON(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data after the JSON value")
+	}
+	return nil
+}
+
 func strictJSON(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
