@@ -1,6 +1,7 @@
 package activities
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -69,6 +70,11 @@ type GenerateInput struct {
 	// last_fault columns of the accepted turn.
 	PriorFaults int    `json:"prior_faults,omitempty"`
 	PriorFault  string `json:"prior_fault,omitempty"`
+	// Policy is the policy version live when the workflow sent this turn
+	// (online jobs): recorded as the turn's policy_version, its Model (when
+	// set) asked for instead of policy.openai.model. With it, the endpoint
+	// being away (a weight swap) is not counted as a failed attempt.
+	Policy *schema.PolicyStep `json:"policy,omitempty"`
 }
 
 // GenerateFailure is the detail of a Generate error of type
@@ -98,6 +104,9 @@ type faults struct {
 	runs     int              // earlier runs of this schedule (Temporal's attempt - 1)
 	prior    int              // in.PriorFaults
 	priorCls string
+	// swaps: the endpoint being away is a weight swap, not a fault (online
+	// jobs): ModelNotFound, Unreachable and 503s are not counted.
+	swaps bool
 }
 
 // priorFaults reads what the earlier runs of this schedule recorded.
@@ -114,8 +123,17 @@ func priorFaults(ctx context.Context, in GenerateInput) faults {
 	return f
 }
 
+// isSwapFault reports whether a request fault is what a weight swap looks
+// like from outside: the model gone, the server refusing or not listening.
+func isSwapFault(class string) bool {
+	return class == inference.FaultModelNotFound || class == inference.FaultUnreachable || class == inference.FaultServerError
+}
+
 // progress is the heartbeat detail once this run has seen run's faults.
 func (f faults) progress(attempt int, run []string) generateProgress {
+	if f.swaps {
+		run = slices.DeleteFunc(slices.Clone(run), isSwapFault)
+	}
 	p := generateProgress{Attempt: attempt, PoolFaults: f.base.PoolFaults + len(run), LastFault: f.base.LastFault}
 	if len(run) > 0 {
 		p.LastFault = run[len(run)-1]
@@ -126,6 +144,9 @@ func (f faults) progress(attempt int, run []string) generateProgress {
 // total is the turn's failed attempts and the last one's class, given this
 // run's request faults.
 func (f faults) total(run []string) (int, string) {
+	if f.swaps {
+		run = slices.DeleteFunc(slices.Clone(run), isSwapFault)
+	}
 	n := f.prior + f.runs + f.base.PoolFaults + len(run)
 	switch {
 	case len(run) > 0:
@@ -342,6 +363,10 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateRe
 	if err != nil {
 		return GenerateResult{}, err
 	}
+	if in.Policy != nil {
+		req.Model = in.Policy.Model
+		fs.swaps = true
+	}
 	req.Heartbeat = func(p inference.Progress) { activity.RecordHeartbeat(ctx, fs.progress(p.Attempt, p.Faults)) }
 	res, err := pool.Generate(ctx, req)
 	if err != nil {
@@ -359,11 +384,15 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateRe
 		Phase: schema.PhaseGenerate, Tag: t + "/" + res.ResponseID, Job: spec.Job,
 		Batch: in.Episode.Slot.Batch, Episode: in.Episode.Slot.Episode, Turn: in.Turn, Attempt: in.AttemptBase + attempt,
 		Segment: segment, PromptDelta: delta, PromptLen: res.PromptTokens, Action: res.Text,
-		PolicyModel: spec.Policy.OpenAI.Model, SamplingParams: res.SamplingParams, TokenSource: res.TokenSource(),
+		PolicyModel: cmp.Or(req.Model, spec.Policy.OpenAI.Model), SamplingParams: res.SamplingParams, TokenSource: res.TokenSource(),
 		ResponseTokenIDs: res.ResponseTokenIDs, ResponseLogprobs: res.Logprobs, ResponseLen: res.CompletionTokens,
 		FinishReason: res.FinishReason, ResponseID: res.ResponseID, GenerationMs: float64(res.Latency.Microseconds()) / 1000,
 	}
 	if v := spec.Policy.OpenAI.PolicyVersion; v != "" {
+		rec.PolicyVersion = &v
+	}
+	if in.Policy != nil {
+		v := in.Policy.Version
 		rec.PolicyVersion = &v
 	}
 	n, last := fs.total(res.Faults)

@@ -162,6 +162,8 @@ type EpisodeRow struct {
 	SampleSeed    int64   `parquet:"sample_seed" doc:"Seed of this sample: seeds the policy, never the task."`
 	PolicyModel   string  `parquet:"policy_model,dict" doc:"Model name as served, or random/oracle."`
 	PolicyVersion *string `parquet:"policy_version,dict" doc:"Weights label of the episode's first turn (turn rows carry each turn's); null when not given."`
+	// PolicyVersions counts the distinct labels of the episode's turns.
+	PolicyVersions int32 `parquet:"policy_versions" doc:"Distinct policy versions among the episode's turns: more than 1 is a partial rollout that spans a weight update (online jobs); 0 when no turn carries a label."`
 
 	NumTurns           int32   `parquet:"num_turns" doc:"Turns played (policy actions, tool turns included)."`
 	NumToolTurns       int32   `parquet:"num_tool_turns" doc:"Turns that called a tool instead of stepping the env."`

@@ -21,6 +21,7 @@ package inference
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -81,6 +82,9 @@ type Function struct {
 // Request is one chat completion.
 type Request struct {
 	Messages []Message
+	// Model replaces the pool's model name when set (an online job's
+	// trainer may serve new weights under a new name).
+	Model string
 	// Sampling replaces the pool's sampling parameters when set.
 	Sampling *schema.Sampling
 	// ExtraBody is merged over the pool's extra_body (and both over the
@@ -438,7 +442,7 @@ func (p *Pool) prepare(req Request) (openai.ChatCompletionRequest, map[string]js
 		extra = fields(schema.Sampling{}, extra, map[string]json.RawMessage{"messages": b})
 	}
 	return openai.ChatCompletionRequest{
-		Model:     p.model,
+		Model:     cmp.Or(req.Model, p.model),
 		Messages:  msgs,
 		MaxTokens: s.MaxTokens,
 		Stop:      s.Stop,

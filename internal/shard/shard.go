@@ -40,6 +40,9 @@ type Input struct {
 	Gamma      float64 // discount of the return column, 0 ≤ gamma ≤ 1
 	NormScheme string  // schema.NormReBN, NormGroup or NormNone
 	Episodes   []Episode
+	// Policy, for an online job, is the manifest's account of the policy
+	// versions of the batch's turns.
+	Policy *schema.ManifestPolicy
 }
 
 // Episode is one episode of the batch as the workflow knows it: ids, task
@@ -202,6 +205,7 @@ func Write(ctx context.Context, store blob.Store, in Input, opts ...Option) (sch
 		Gamma:          in.Gamma,
 		NormScheme:     in.NormScheme,
 		EnvVersions:    envVersions(&in),
+		Policy:         in.Policy,
 	}
 
 	step := func(s Step) error {
@@ -381,6 +385,7 @@ func episodeRows1(in *Input, e *Episode, id string, ts []turnlog.Turn) ([]schema
 		Success: last.Act.Success, StopReason: stop, GroupSize: int32(e.GroupSize), Retries: int32(retries),
 		GroundTruth: e.GroundTruth, ExtraInfo: e.ExtraInfo,
 	}
+	ep.PolicyVersions = distinctVersions(ts)
 	if err := schema.AssembleEpisode(&ep, rows); err != nil {
 		return nil, schema.EpisodeRow{}, bad("%v", err)
 	}
@@ -399,6 +404,17 @@ func episodeRows1(in *Input, e *Episode, id string, ts []turnlog.Turn) ([]schema
 		return nil, schema.EpisodeRow{}, bad("%v", err)
 	}
 	return rows, ep, nil
+}
+
+// distinctVersions counts the distinct policy_version labels of turns.
+func distinctVersions(ts []turnlog.Turn) int32 {
+	var seen []string
+	for _, t := range ts {
+		if v := t.Gen.PolicyVersion; v != nil && !slices.Contains(seen, *v) {
+			seen = append(seen, *v)
+		}
+	}
+	return int32(len(seen))
 }
 
 // turnRow is one accepted turn as a row: the generate record's columns,

@@ -201,7 +201,7 @@ func (w *writer) chain(ep *shard.Episode, n int, rows bool) ([]schema.TurnRow, s
 		stop = schema.StopTruncated // the env's own limit; derived by the writer from the flag
 	}
 	row := w.base(ep)
-	row.PolicyModel, row.PolicyVersion = "Qwen/Qwen3-0.6B", ptr("step-12")
+	row.PolicyModel, row.PolicyVersion, row.PolicyVersions = "Qwen/Qwen3-0.6B", ptr("step-12"), 1
 	row.TokenSource = schema.TokenSourceServed
 	var turns []schema.TurnRow
 	var seq []int32
