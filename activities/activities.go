@@ -156,6 +156,9 @@ type ValidateJobResult struct {
 	CommittedEpisodes int64 `json:"committed_episodes,omitempty"`
 	CommittedFailed   int64 `json:"committed_failed,omitempty"`
 	CommittedTurns    int64 `json:"committed_turns,omitempty"`
+	// Policy is the policy version the last committed batch of an online
+	// job was written under: a rerun goes on from it.
+	Policy *schema.PolicyStep `json:"policy,omitempty"`
 }
 
 // ValidateJob checks a spec (schema rules, which live here rather than in
@@ -193,7 +196,7 @@ func (a *Activities) ValidateJob(ctx context.Context, spec schema.JobSpec) (Vali
 		return ValidateJobResult{}, fmt.Errorf("job %s: committed batches: %w", spec.Job, err)
 	}
 	for _, m := range ms {
-		if m.Batch >= spec.Batches() {
+		if !spec.HasBatch(m.Batch) {
 			msg := fmt.Sprintf("job %s: %s holds batch %d but the spec has %d batches: the output belongs to another spec; give this one another job id or output", spec.Job, spec.Output, m.Batch, spec.Batches())
 			return ValidateJobResult{}, temporal.NewNonRetryableApplicationError(msg, ErrTypeOutput, nil)
 		}
@@ -201,6 +204,10 @@ func (a *Activities) ValidateJob(ctx context.Context, spec schema.JobSpec) (Vali
 		res.CommittedEpisodes += m.EpisodeRows + m.FailedEpisodes
 		res.CommittedFailed += m.FailedEpisodes
 		res.CommittedTurns += m.TurnRows
+		if m.Policy != nil {
+			p := m.Policy.Current
+			res.Policy = &p
+		}
 	}
 	return res, nil
 }

@@ -39,6 +39,9 @@ type EpisodeOutcome struct {
 	// Token counts the endpoint reported (zero for local policies).
 	PromptTokens   int64 `json:"prompt_tokens,omitempty"`
 	ResponseTokens int64 `json:"response_tokens,omitempty"`
+	// Policy lists the distinct policy versions of the episode's accepted
+	// turns, oldest first (online jobs).
+	Policy []schema.PolicyStep `json:"policy,omitempty"`
 }
 
 // EpisodeFailure records an episode that failed permanently; it goes to

@@ -19,6 +19,9 @@ type WriteShardInput struct {
 	Envs     []EnvPlan        `json:"envs"`
 	Batch    int              `json:"batch"`
 	Episodes []EpisodeOutcome `json:"episodes"`
+	// Policy is the online batch's account of its policy versions, for
+	// the manifest.
+	Policy *schema.ManifestPolicy `json:"policy,omitempty"`
 }
 
 // ShardSummary is what the job's progress keeps of a committed batch.
@@ -45,7 +48,7 @@ func (a *Activities) WriteShard(ctx context.Context, in WriteShardInput) (ShardS
 	if err != nil {
 		return ShardSummary{}, err
 	}
-	sin := shard.Input{Job: in.Spec.Job, Batch: in.Batch, Gamma: *in.Spec.Gamma, NormScheme: schema.NormReBN}
+	sin := shard.Input{Job: in.Spec.Job, Batch: in.Batch, Gamma: *in.Spec.Gamma, NormScheme: schema.NormReBN, Policy: in.Policy}
 	for _, o := range in.Episodes {
 		plan := in.Envs[o.Slot.Env]
 		e := shard.Episode{

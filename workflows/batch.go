@@ -23,6 +23,11 @@ type BatchInput struct {
 	Spec  schema.JobSpec       `json:"spec"`
 	Envs  []activities.EnvPlan `json:"envs"`
 	Batch int                  `json:"batch"`
+	// Policy is the live policy version when an online batch starts;
+	// CommitReady says every earlier batch is committed already (else
+	// SignalCommit says so later).
+	Policy      *schema.PolicyStep `json:"policy,omitempty"`
+	CommitReady bool               `json:"commit_ready,omitempty"`
 }
 
 // Versions of the batch workflow (change id "batch").
@@ -45,14 +50,22 @@ func BatchWorkflow(ctx workflow.Context, in BatchInput) (BatchResult, error) {
 			fmt.Sprintf("batch %d is outside the job's %d batches", in.Batch, spec.Batches()), activities.ErrTypeInvalidSpec, nil)
 	}
 	var outcomes []activities.EpisodeOutcome
+	var policy *schema.ManifestPolicy
 	switch spec.Policy.Kind {
+	case schema.PolicyOpenAI:
+		if spec.Online == nil {
+			outcomes = runEpisodes(ctx, v, spec, in.Envs, slots)
+			break
+		}
+		var err error
+		if outcomes, policy, err = runOnline(ctx, in, slots); err != nil {
+			return BatchResult{}, err
+		}
 	case schema.PolicyRandom, schema.PolicyOracle:
 		var err error
 		if outcomes, err = runLocal(ctx, spec, in.Envs, slots); err != nil {
 			return BatchResult{}, err
 		}
-	case schema.PolicyOpenAI:
-		outcomes = runEpisodes(ctx, v, spec, in.Envs, slots)
 	default:
 		return BatchResult{}, temporal.NewNonRetryableApplicationError(
 			"unknown policy "+spec.Policy.Kind, activities.ErrTypeInvalidSpec, nil)
@@ -64,7 +77,7 @@ func BatchWorkflow(ctx workflow.Context, in BatchInput) (BatchResult, error) {
 	})
 	var res BatchResult
 	err := workflow.ExecuteActivity(actx, activities.WriteShardName, activities.WriteShardInput{
-		Spec: spec, Envs: in.Envs, Batch: in.Batch, Episodes: outcomes,
+		Spec: spec, Envs: in.Envs, Batch: in.Batch, Episodes: outcomes, Policy: policy,
 	}).Get(ctx, &res.ShardSummary)
 	if v >= batchResumable {
 		res.FailedClasses = failedClasses(outcomes)

@@ -24,6 +24,10 @@ const turnsPerRun = 100
 type EpisodeInput struct {
 	Episode activities.EpisodeRef `json:"episode"`
 	State   EpisodeState          `json:"state"`
+	// Regen numbers an online episode's regeneration by its batch (its
+	// turns were too stale to deliver): record keys stay apart from every
+	// earlier generation's.
+	Regen int `json:"regen,omitempty"`
 }
 
 // EpisodeState is what one run of an episode hands to the next.
@@ -50,6 +54,13 @@ type EpisodeState struct {
 	// last_fault columns count them.
 	TurnFaults int    `json:"turn_faults,omitempty"`
 	TurnFault  string `json:"turn_fault,omitempty"`
+	// Policy is the live policy version of an online episode (nil
+	// offline); Versions the distinct versions of its accepted turns;
+	// Restarts how often it started over because the version changed
+	// under it (online.partial_rollouts: false). See episode_online.go.
+	Policy   *schema.PolicyStep  `json:"policy,omitempty"`
+	Versions []schema.PolicyStep `json:"versions,omitempty"`
+	Restarts int                 `json:"restarts,omitempty"`
 }
 
 // hostQueueWait is how long a tool call waits on the host queue of the
@@ -109,6 +120,8 @@ type episodeRun struct {
 	actx workflow.Context // Act
 	// clock is when the episode's active time was last counted.
 	clock time.Time
+	// sent is the policy version of the last Generate scheduled (online).
+	sent *schema.PolicyStep
 }
 
 func newEpisodeRun(ctx workflow.Context, v workflow.Version, in EpisodeInput) *episodeRun {
@@ -137,8 +150,14 @@ func newEpisodeRun(ctx workflow.Context, v workflow.Version, in EpisodeInput) *e
 	})
 	// Record keys must never repeat: a retried run (or a continued one)
 	// numbers its attempts above every earlier run's.
-	e.base = (int(workflow.GetInfo(ctx).Attempt)-1)*100000 + e.st.Runs*1000
+	e.setBase()
 	return e
+}
+
+// setBase numbers this run's record attempts above every earlier run's,
+// retry and regeneration.
+func (e *episodeRun) setBase() {
+	e.base = e.in.Regen*regenStride + (int(workflow.GetInfo(e.ctx).Attempt)-1)*100000 + e.st.Runs*1000
 }
 
 // actTimeout bounds Act: a minute, or from episodeDurable on the env's own
@@ -165,6 +184,12 @@ func (e *episodeRun) play() (activities.EpisodeOutcome, error) {
 		gen, err := e.generate()
 		if err != nil {
 			return out, err
+		}
+		if restart, err := e.onVersion(); restart || err != nil {
+			if err != nil {
+				return out, err
+			}
+			continue
 		}
 		st.PromptTokens += int64(gen.PromptTokens)
 		st.ResponseTokens += int64(gen.ResponseTokens)
@@ -194,6 +219,7 @@ func (e *episodeRun) play() (activities.EpisodeOutcome, error) {
 	}
 	out.Source, out.Turns, out.TotalReward = *st.Head, st.Turn, st.TotalReward
 	out.PromptTokens, out.ResponseTokens = st.PromptTokens, st.ResponseTokens
+	out.Policy = st.Versions
 	return out, nil
 }
 
@@ -234,6 +260,7 @@ func (e *episodeRun) generate() (activities.GenerateResult, error) {
 	in := activities.GenerateInput{Episode: e.in.Episode, Turn: e.st.Turn, Head: e.st.Head, AttemptBase: e.base}
 	for schedule := 1; ; schedule++ {
 		in.PriorFaults, in.PriorFault = e.st.TurnFaults, e.st.TurnFault
+		in.Policy = e.livePolicy()
 		var gen activities.GenerateResult
 		err := workflow.ExecuteActivity(e.gctx, activities.GenerateName, in).Get(e.ctx, &gen)
 		if e.v < episodeDurable {
@@ -282,7 +309,7 @@ func (e *episodeRun) waitForEndpoint(cause error) error {
 			return err
 		}
 		var r activities.ProbeResult
-		err := workflow.ExecuteActivity(pctx, activities.ProbeEndpointName, e.in.Episode.Spec).Get(ctx, &r)
+		err := workflow.ExecuteActivity(pctx, activities.ProbeEndpointName, e.probeSpec()).Get(ctx, &r)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

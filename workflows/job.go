@@ -41,6 +41,8 @@ type JobState struct {
 	Committed []int `json:"committed,omitempty"`
 	// Endpoint is the job's view of the policy endpoint.
 	Endpoint outages `json:"endpoint"`
+	// Online is an online job's stream state (job_online.go).
+	Online *OnlineState `json:"online,omitempty"`
 }
 
 // Versions of the job workflow (change id "job").
@@ -93,6 +95,8 @@ type jobRun struct {
 	failure  error
 	running  []int // batches in flight, in launch order
 	launched int
+	// polling: a WaitConsumers activity is out (online jobs).
+	polling bool
 }
 
 func (j *jobRun) progress() (Progress, error) {
@@ -102,6 +106,9 @@ func (j *jobRun) progress() (Progress, error) {
 	p := j.st.Progress
 	p.Paused = j.st.Paused
 	p.Endpoint = j.st.Endpoint.outage()
+	if o := j.st.Online; o != nil {
+		p.Online = o.progress(j.spec)
+	}
 	return p, nil
 }
 
@@ -126,6 +133,9 @@ func (j *jobRun) plan() error {
 		j.st.Committed = plan.Committed
 		p.Resumed = Resumed{Batches: len(plan.Committed), Episodes: plan.CommittedEpisodes, Failed: plan.CommittedFailed}
 		p.BatchesDone, p.EpisodesDone, p.EpisodesFailed = len(plan.Committed), plan.CommittedEpisodes, plan.CommittedFailed
+	}
+	if spec.Online != nil {
+		j.st.Online = newOnlineState(spec, plan)
 	}
 	return nil
 }
@@ -153,7 +163,7 @@ func (j *jobRun) run() (Progress, error) {
 			switch {
 			case j.failure != nil:
 				return st.Progress, j.failure
-			case st.NextBatch >= st.Progress.Batches:
+			case !j.spec.HasBatch(st.NextBatch):
 				return finish(ctx, j.spec, st)
 			case draining:
 				onSignals()
@@ -176,6 +186,7 @@ func (j *jobRun) signals() func() {
 	resume := workflow.GetSignalChannel(j.ctx, SignalResume)
 	resize := workflow.GetSignalChannel(j.ctx, SignalSetInFlight)
 	endpoint := workflow.GetSignalChannel(j.ctx, SignalEndpoint)
+	policy := workflow.GetSignalChannel(j.ctx, SignalPolicy)
 	onSignals := func() {
 		for pause.ReceiveAsync(nil) {
 			st.Paused = true
@@ -195,12 +206,18 @@ func (j *jobRun) signals() func() {
 		if j.v >= jobResumable {
 			j.onEndpoint(endpoint)
 		}
+		if st.Online != nil {
+			j.onPolicy(policy)
+		}
 	}
 	j.sel.AddReceive(pause, func(workflow.ReceiveChannel, bool) { onSignals() })
 	j.sel.AddReceive(resume, func(workflow.ReceiveChannel, bool) { onSignals() })
 	j.sel.AddReceive(resize, func(workflow.ReceiveChannel, bool) { onSignals() })
 	if j.v >= jobResumable {
 		j.sel.AddReceive(endpoint, func(workflow.ReceiveChannel, bool) { onSignals() })
+	}
+	if st.Online != nil {
+		j.sel.AddReceive(policy, func(workflow.ReceiveChannel, bool) { onSignals() })
 	}
 	return onSignals
 }
@@ -210,7 +227,7 @@ func (j *jobRun) signals() func() {
 func (j *jobRun) launch(draining bool) {
 	st := j.st
 	for j.failure == nil && !st.Paused && !draining && !j.endpointDown() &&
-		len(j.running) < st.InFlight.Batches && st.NextBatch < st.Progress.Batches {
+		len(j.running) < st.InFlight.Batches && j.spec.HasBatch(st.NextBatch) && !j.onlineHeld() {
 		b := st.NextBatch
 		st.NextBatch++
 		if len(st.Committed) > 0 && st.Committed[0] == b {
@@ -225,6 +242,7 @@ func (j *jobRun) launch(draining bool) {
 		bspec := j.spec
 		bspec.InFlight = st.InFlight
 		input := BatchInput{Spec: bspec, Envs: st.Envs, Batch: b}
+		j.onlineLaunch(&input)
 		var fut workflow.Future
 		if j.v >= jobResumable {
 			fut = startChild(cctx, BatchWorkflowName, input)
@@ -251,6 +269,7 @@ func (j *jobRun) onBatch(b int, f workflow.Future) {
 		}
 		return
 	}
+	j.onlineCommitted(b)
 	p := &j.st.Progress
 	p.BatchesDone++
 	p.EpisodesDone += int64(res.Episodes)

@@ -36,6 +36,9 @@ type Progress struct {
 	// BatchesDone, EpisodesDone and EpisodesFailed; Turns, Successes,
 	// RewardSum and tokens count this job's own runs only).
 	Resumed Resumed `json:"resumed"`
+	// Online is an online job's stream: the live policy version, where
+	// its consumers are, and what generation waits for.
+	Online *OnlineProgress `json:"online,omitempty"`
 }
 
 // Resumed counts what an earlier run of a job committed.

@@ -51,4 +51,5 @@ func Register(w worker.Registry, a *activities.Activities) {
 	w.RegisterActivityWithOptions(a.WriteShard, activity.RegisterOptions{Name: activities.WriteShardName})
 	w.RegisterActivityWithOptions(a.WriteSuccess, activity.RegisterOptions{Name: activities.WriteSuccessName})
 	w.RegisterActivityWithOptions(a.ProbeEndpoint, activity.RegisterOptions{Name: activities.ProbeEndpointName})
+	w.RegisterActivityWithOptions(a.WaitConsumers, activity.RegisterOptions{Name: activities.WaitConsumersName})
 }

@@ -76,6 +76,6 @@ func newRoot(out, errw io.Writer) *cobra.Command {
 	root.Flags().IntVar(&g.sandbox.UIDBase, "sandbox-uid-base", 0, "with --local: host uid of the first sandbox slot (default 61000)")
 	root.Flags().BoolVar(&wait, "wait", false, "watch the job until it ends (always on with --local)")
 	root.Flags().BoolVar(&dryRun, "dry-run", false, "validate the spec and the output location, then stop")
-	root.AddCommand(statusCmd(g), signalCmd(g, "pause", workflows.SignalPause), signalCmd(g, "resume", workflows.SignalResume), setInFlightCmd(g), cancelCmd(g), listCmd(g))
+	root.AddCommand(statusCmd(g), signalCmd(g, "pause", workflows.SignalPause), signalCmd(g, "resume", workflows.SignalResume), setInFlightCmd(g), policyCmd(g), cancelCmd(g), listCmd(g))
 	return root
 }

@@ -51,6 +51,13 @@ func statusCmd(g *globals) *cobra.Command {
 			if p.PromptTokens+p.ResponseTokens > 0 {
 				fmt.Fprintf(g.out, "  tokens   %d prompt, %d response\n", p.PromptTokens, p.ResponseTokens)
 			}
+			if o := p.Online; o != nil {
+				fmt.Fprintf(g.out, "  online   %s, policy %s (step %d), slowest consumer at batch %d", o.Mode, o.Policy.Version, o.Policy.Step, o.Slowest)
+				if o.Waiting != "" {
+					fmt.Fprintf(g.out, ", waiting for %s", o.Waiting)
+				}
+				fmt.Fprintln(g.out)
+			}
 			printFaults(g.out, p)
 			switch desc.GetWorkflowExecutionInfo().GetStatus() {
 			case enums.WORKFLOW_EXECUTION_STATUS_FAILED, enums.WORKFLOW_EXECUTION_STATUS_CANCELED,
@@ -187,19 +194,10 @@ func setInFlightCmd(g *globals) *cobra.Command {
 // submission (docs/limits.md), applied to the spec of the job's current run
 // with the new limits.
 func checkInFlight(ctx context.Context, c client.Client, job string, f schema.InFlight) error {
-	it := c.GetWorkflowHistory(ctx, job, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	if !it.HasNext() {
-		return fmt.Errorf("job %s: no history", job)
-	}
-	ev, err := it.Next()
+	spec, err := startedSpec(ctx, c, job)
 	if err != nil {
-		return fmt.Errorf("job %s: read its start: %w", job, err)
+		return err
 	}
-	var in workflows.JobInput
-	if err := converter.GetDefaultDataConverter().FromPayloads(ev.GetWorkflowExecutionStartedEventAttributes().GetInput(), &in); err != nil {
-		return fmt.Errorf("job %s: decode its spec: %w", job, err)
-	}
-	spec := in.Spec
 	if f.Batches > 0 {
 		spec.InFlight.Batches = f.Batches
 	}
@@ -219,6 +217,63 @@ func checkInFlight(ctx context.Context, c client.Client, job string, f schema.In
 		}
 	}
 	return nil
+}
+
+// startedSpec is the spec a job's current run started with.
+func startedSpec(ctx context.Context, c client.Client, job string) (schema.JobSpec, error) {
+	it := c.GetWorkflowHistory(ctx, job, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	if !it.HasNext() {
+		return schema.JobSpec{}, fmt.Errorf("job %s: no history", job)
+	}
+	ev, err := it.Next()
+	if err != nil {
+		return schema.JobSpec{}, fmt.Errorf("job %s: read its start: %w", job, err)
+	}
+	var in workflows.JobInput
+	if err := converter.GetDefaultDataConverter().FromPayloads(ev.GetWorkflowExecutionStartedEventAttributes().GetInput(), &in); err != nil {
+		return schema.JobSpec{}, fmt.Errorf("job %s: decode its spec: %w", job, err)
+	}
+	return in.Spec, nil
+}
+
+func policyCmd(g *globals) *cobra.Command {
+	var sig workflows.PolicySignal
+	cmd := &cobra.Command{
+		Use:   "policy <job> --version v7 [--model name]",
+		Short: "Announce a new policy version to an online job, once the inference servers serve it",
+		Long: "Announce a new policy version to an online job: turns sent from now on record it as policy_version,\n" +
+			"and staleness (online.max_version_lag) is counted in announcements. With --model the requests ask for\n" +
+			"that served model name from now on. Announcing the live version again does nothing.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := schema.CheckVersionLabel(sig.Version); err != nil {
+				return fmt.Errorf("policy --version: %w", err)
+			}
+			if len(sig.Model) > schema.MaxNameLen {
+				return fmt.Errorf("policy --model: %d bytes: want at most %d", len(sig.Model), schema.MaxNameLen)
+			}
+			sess, err := manage(cmd.Context(), g)
+			if err != nil {
+				return err
+			}
+			defer sess.close()
+			spec, err := startedSpec(cmd.Context(), sess.client, args[0])
+			if err != nil {
+				return err
+			}
+			if spec.Online == nil {
+				return fmt.Errorf("job %s is not an online job (its spec has no online: section); policy versions are announced to online jobs only", args[0])
+			}
+			if err := sess.client.SignalWorkflow(cmd.Context(), args[0], "", workflows.SignalPolicy, sig); err != nil {
+				return fmt.Errorf("job %s: %w", args[0], err)
+			}
+			fmt.Fprintf(g.out, "job %s: policy version %s announced\n", args[0], sig.Version)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&sig.Version, "version", "", "the new version's label (e.g. v7, step-1200)")
+	cmd.Flags().StringVar(&sig.Model, "model", "", "the model name the servers now serve the weights under (default: unchanged)")
+	return cmd
 }
 
 func cancelCmd(g *globals) *cobra.Command {

@@ -319,7 +319,11 @@ func dial(ctx context.Context, g *globals, withWorker bool) (*session, error) {
 // watch shows a progress bar until the job ends or ctx is cancelled
 // (Ctrl-C), which detaches: the job goes on, and rerunning attaches to it.
 func watch(ctx context.Context, g *globals, c client.Client, spec schema.JobSpec, run client.WorkflowRun) error {
-	bar := progressbar.NewOptions64(int64(spec.Episodes()),
+	total := int64(spec.Episodes())
+	if spec.OpenEnded() {
+		total = -1 // a spinner: an online job without steps runs until cancelled
+	}
+	bar := progressbar.NewOptions64(total,
 		progressbar.OptionSetWriter(g.err),
 		progressbar.OptionSetDescription(spec.Job),
 		progressbar.OptionShowCount(),
