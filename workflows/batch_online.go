@@ -35,7 +35,7 @@ type onlineBatch struct {
 // runningEpisode is an episode child in flight.
 type runningEpisode struct {
 	slot   int
-	id     string
+	child  *child
 	cancel workflow.CancelFunc
 }
 
@@ -113,10 +113,7 @@ func (b *onlineBatch) onNewVersion() {
 			r.cancel()
 			continue
 		}
-		// An episode that misses this (it has not started yet, or just
-		// ended) labels its turns with the version it knew: older, never
-		// newer, than the weights that served them.
-		_ = workflow.SignalExternalWorkflow(b.ctx, r.id, "", SignalPolicy, b.cur)
+		r.child.signal(b.ctx, SignalPolicy, b.cur)
 	}
 }
 
@@ -150,8 +147,8 @@ func (b *onlineBatch) start(i int) {
 	live := b.cur
 	b.aborted[i] = false
 	b.out[i] = activities.EpisodeOutcome{}
-	fut := startChild(cctx, EpisodeWorkflowName, EpisodeInput{Episode: ref, Regen: b.regen[i], State: EpisodeState{Policy: &live}})
-	b.running = append(b.running, runningEpisode{slot: i, id: ref.ID(), cancel: cancel})
+	fut, c := startSignalable(cctx, EpisodeWorkflowName, EpisodeInput{Episode: ref, Regen: b.regen[i], State: EpisodeState{Policy: &live}})
+	b.running = append(b.running, runningEpisode{slot: i, child: c, cancel: cancel})
 	b.sel.AddFuture(fut, func(f workflow.Future) {
 		b.running = slices.DeleteFunc(b.running, func(r runningEpisode) bool { return r.slot == i })
 		if err := f.Get(b.ctx, &b.out[i]); err != nil && !b.aborted[i] {

@@ -20,20 +20,50 @@ const (
 // of failing the batch or burning the episode. Ids of closed runs are
 // reusable (the caller's WorkflowIDReusePolicy allows duplicates).
 func startChild(ctx workflow.Context, name string, input any) workflow.Future {
+	fut, _ := startSignalable(ctx, name, input)
+	return fut
+}
+
+// child is a child workflow started by startSignalable.
+type child struct {
+	f       workflow.ChildWorkflowFuture // the run that started
+	started workflow.Future              // ready once f's run has started
+}
+
+// signal sends the child a signal once its run has started: a signal sent
+// before (by id, to a workflow not yet running) would be lost. Signals
+// sent this way arrive in the order sent.
+func (c *child) signal(ctx workflow.Context, name string, arg any) {
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		if c.started.Get(ctx, nil) != nil {
+			return // never started: nobody to tell
+		}
+		_ = c.f.SignalChildWorkflow(ctx, name, arg).Get(ctx, nil)
+	})
+}
+
+// startSignalable is startChild, also returning a handle to signal the
+// child with.
+func startSignalable(ctx workflow.Context, name string, input any) (workflow.Future, *child) {
 	fut, set := workflow.NewFuture(ctx)
+	started, setStarted := workflow.NewFuture(ctx)
+	c := &child{started: started}
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		for try := 1; ; try++ {
-			child := workflow.ExecuteChildWorkflow(ctx, name, input)
-			err := child.GetChildWorkflowExecution().Get(ctx, nil)
+			cf := workflow.ExecuteChildWorkflow(ctx, name, input)
+			err := cf.GetChildWorkflowExecution().Get(ctx, nil)
 			if err == nil || !temporal.IsWorkflowExecutionAlreadyStartedError(err) || try == childStartAttempts {
-				set.Chain(child)
+				c.f = cf
+				setStarted.Set(nil, err)
+				set.Chain(cf)
 				return
 			}
 			if err := workflow.Sleep(ctx, childStartBackoff); err != nil {
+				setStarted.SetError(err)
 				set.SetError(err)
 				return
 			}
 		}
 	})
-	return fut
+	return fut, c
 }

@@ -97,6 +97,8 @@ type jobRun struct {
 	launched int
 	// polling: a WaitConsumers activity is out (online jobs).
 	polling bool
+	// children are the batches in flight, to signal (online jobs).
+	children map[int]*child
 }
 
 func (j *jobRun) progress() (Progress, error) {
@@ -245,7 +247,9 @@ func (j *jobRun) launch(draining bool) {
 		j.onlineLaunch(&input)
 		var fut workflow.Future
 		if j.v >= jobResumable {
-			fut = startChild(cctx, BatchWorkflowName, input)
+			var c *child
+			fut, c = startSignalable(cctx, BatchWorkflowName, input)
+			j.keepChild(b, c)
 		} else {
 			fut = workflow.ExecuteChildWorkflow(cctx, BatchWorkflowName, input)
 		}
@@ -258,6 +262,7 @@ func (j *jobRun) endpointDown() bool { return j.v >= jobResumable && len(j.st.En
 // onBatch folds a finished batch into the job's progress.
 func (j *jobRun) onBatch(b int, f workflow.Future) {
 	j.running = slices.DeleteFunc(j.running, func(x int) bool { return x == b })
+	delete(j.children, b)
 	var res BatchResult
 	err := f.Get(j.ctx, &res)
 	if j.v >= jobResumable && j.st.Endpoint.forgetBatch(BatchID(j.spec.Job, b)) {

@@ -1,7 +1,6 @@
 package workflows
 
 import (
-	"slices"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -134,9 +133,20 @@ func (j *jobRun) onlineCommitted(b int) {
 		return
 	}
 	o.NextCommit = max(o.NextCommit, b+1)
-	if slices.Contains(j.running, o.NextCommit) {
-		_ = workflow.SignalExternalWorkflow(j.ctx, BatchID(j.spec.Job, o.NextCommit), "", SignalCommit, nil)
+	if c := j.children[o.NextCommit]; c != nil {
+		c.signal(j.ctx, SignalCommit, nil)
 	}
+}
+
+// keepChild remembers batch b's child of an online job, to signal.
+func (j *jobRun) keepChild(b int, c *child) {
+	if j.st.Online == nil {
+		return
+	}
+	if j.children == nil {
+		j.children = map[int]*child{}
+	}
+	j.children[b] = c
 }
 
 // onPolicy applies announcements: each new version is the next step; the
@@ -164,6 +174,8 @@ func (j *jobRun) onPolicy(c workflow.ReceiveChannel) {
 		return
 	}
 	for _, b := range j.running {
-		_ = workflow.SignalExternalWorkflow(j.ctx, BatchID(j.spec.Job, b), "", SignalPolicy, o.Policy)
+		if c := j.children[b]; c != nil {
+			c.signal(j.ctx, SignalPolicy, o.Policy)
+		}
 	}
 }
