@@ -26,7 +26,8 @@ type SwapOptions struct {
 	Unavailable time.Duration
 	// Status of the refusals: 404, vLLM's model-not-found error for the
 	// model served before the swap (as FaultModelGone answers), or 503, a
-	// service-unavailable error (the default when 0).
+	// service-unavailable error (the default when 0). Their records say
+	// FaultModelGone or FaultServerError, ChatSeq -1 and no Version.
 	Status int
 	// Model, when set, is the model name served from the end of the swap
 	// on: the old name then answers 404 model-not-found, and GET
@@ -153,6 +154,10 @@ func writeAdmin(w http.ResponseWriter, status int, v any) {
 	w.Write(body)
 }
 
+// writeAdminError answers a bad swap request (or one the server's Close
+// cut short, which no client sees: Close drops the connections) with a 400
+// in vLLM's error shape.
 func writeAdminError(w http.ResponseWriter, err error) {
-	writeAdmin(w, http.StatusBadRequest, map[string]errorInfo{"error": {Message: err.Error(), Type: "BadRequestError", Code: http.StatusBadRequest}})
+	e := errorInfo{Message: err.Error(), Type: "BadRequestError", Code: http.StatusBadRequest}
+	writeAdmin(w, http.StatusBadRequest, map[string]errorInfo{"error": e})
 }
