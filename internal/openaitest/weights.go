@@ -21,8 +21,9 @@ type Weights struct {
 // SwapOptions says how a weights swap looks from outside.
 type SwapOptions struct {
 	// Unavailable is a window, from the start of the swap, during which
-	// chat completions and GET /v1/models are refused (none when 0); it
-	// ends on a timer inside the server, as a reload ends when it ends.
+	// chat completions and GET /v1/models are refused (none when 0). It
+	// ends on a timer inside the server, as a real reload ends on its own:
+	// a client sees its end by polling.
 	Unavailable time.Duration
 	// Status of the refusals: 404, vLLM's model-not-found error for the
 	// model served before the swap (as FaultModelGone answers), or 503, a
@@ -46,9 +47,9 @@ func (s *Server) Weights() Weights {
 // SwapWeights loads weights version (under opts.Model, when set) and
 // returns once the swap is complete: after opts.Unavailable, during which
 // the API refuses requests. Requests admitted before the swap began finish
-// with the version they were admitted with. Swaps are applied one at a time
-// in call order. It fails on invalid options, or when the server closes
-// during the window.
+// with the version they were admitted with. Swaps apply one at a time: one
+// called during another waits for it to complete. It fails on invalid
+// options, or when the server closes during the window.
 func (s *Server) SwapWeights(version string, opts SwapOptions) error {
 	_, err := s.swap(version, opts)
 	return err
