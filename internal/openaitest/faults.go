@@ -134,7 +134,7 @@ func (s *Server) inject(w http.ResponseWriter, r *http.Request, rec *Record, f F
 		}
 		return true
 	case FaultModelGone:
-		s.fail(w, rec, http.StatusNotFound, "NotFoundError", "model", "The model `%s` does not exist.", s.cfg.model)
+		s.fail(w, rec, http.StatusNotFound, "NotFoundError", "model", "The model `%s` does not exist.", s.Weights().Model)
 		return true
 	}
 	return false // the answer faults (no choices, no token ids, short logprobs) apply once it is built

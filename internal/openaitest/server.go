@@ -12,8 +12,20 @@
 // answers (a garbage body, no choices, token ids missing, logprobs that do
 // not match the tokens) — are injected per request from a plan, for chat
 // completions and for GET /v1/models (WithModelsFaults).
-// Every request is recorded (the API key replaced by "<redacted>") for
-// assertions. Clients under test talk real HTTP to it; nothing is mocked.
+//
+// The server plays an inference endpoint a trainer updates: it serves one
+// weights version at a time (DefaultVersion at first), WithVersionedPolicy
+// makes the replies depend on it, and every reply the weights produced
+// carries it in the X-Quarry-Weights header (tests may read it; clients
+// ignore it) and in its Record. SwapWeights — or POST /admin/weights, for a
+// trainer in another process — loads a new version, optionally under a new
+// model name and behind a window in which the API answers 404 or 503, as
+// vLLM does while a trainer reloads it; requests already being served
+// finish with the version they started with.
+//
+// Every API request is recorded (the API key replaced by "<redacted>") for
+// assertions; /admin requests are not, and need no key. Clients under test
+// talk real HTTP to it; nothing is mocked.
 package openaitest
 
 import (
@@ -55,18 +67,24 @@ type ToolCall struct {
 // stop strings cut it.
 type Policy func(messages []Message) string
 
+// VersionedPolicy is a Policy that knows the weights version serving the
+// request.
+type VersionedPolicy func(version string, messages []Message) string
+
 // Defaults of a server started without options.
 const (
 	DefaultModel       = "quarry-test-model"
 	DefaultMaxModelLen = 4096
 	DefaultReply       = "ok"
+	// DefaultVersion is the weights version a server starts with.
+	DefaultVersion = "v0"
 )
 
 type config struct {
 	model       string
 	maxModelLen int
 	apiKey      string
-	policy      Policy
+	policy      VersionedPolicy
 	latency     time.Duration
 	hold        <-chan struct{}
 	noTokenIDs  bool
@@ -91,8 +109,16 @@ func WithMaxModelLen(n int) Option { return func(c *config) { c.maxModelLen = n 
 // others get 401 in OpenAI's error shape.
 func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
 
-// WithPolicy scripts the replies (default: always DefaultReply).
-func WithPolicy(p Policy) Option { return func(c *config) { c.policy = p } }
+// WithPolicy scripts the replies (default: always DefaultReply), the same
+// for every weights version.
+func WithPolicy(p Policy) Option {
+	return func(c *config) { c.policy = func(_ string, m []Message) string { return p(m) } }
+}
+
+// WithVersionedPolicy scripts replies that depend on the weights version
+// serving the request (see SwapWeights). It replaces WithPolicy's, and
+// WithPolicy replaces it: the last one given wins.
+func WithVersionedPolicy(p VersionedPolicy) Option { return func(c *config) { c.policy = p } }
 
 // WithLatency delays every chat completion by d (a client that goes away
 // stops the wait).
@@ -142,8 +168,9 @@ func WithHook(f func(Record)) Option { return func(c *config) { c.hook = f } }
 // Record is one request the server received and what it answered.
 type Record struct {
 	// Seq numbers every request in arrival order; ChatSeq numbers the
-	// authorized chat completion requests (-1 for others), the index the
-	// fault plan uses.
+	// authorized chat completion requests the server admitted, the index
+	// the fault plan uses (-1 for others, and for those a swap's window
+	// refused: a window consumes no planned fault).
 	Seq     int
 	ChatSeq int
 	Method  string
@@ -161,7 +188,13 @@ type Record struct {
 	Status     int
 	Response   []byte // the response body written
 	ResponseID string
-	Received   time.Time
+	// Version is the weights version that produced the answer (the
+	// X-Quarry-Weights header sent): the one live when the request was
+	// admitted, even if a swap happened while it was served. It is empty
+	// when the weights produced no answer: the request was refused (by a
+	// swap's window, a fault, or as invalid) or dropped.
+	Version  string
+	Received time.Time
 	// Done is when the response was handed to the connection (zero while
 	// the request is being served).
 	Done time.Time
@@ -197,6 +230,10 @@ type Server struct {
 	standing Fault // SetFault's
 	inFlight int
 	peak     int
+	live     Weights
+	window   int // while a swap's window is open: the status refusing requests
+
+	swapMu sync.Mutex // one swap at a time
 }
 
 // Start starts a server on 127.0.0.1 and stops it when t's test ends.
@@ -214,12 +251,15 @@ func New(opts ...Option) *Server {
 		o(&cfg)
 	}
 	if cfg.policy == nil {
-		cfg.policy = func([]Message) string { return DefaultReply }
+		cfg.policy = func(string, []Message) string { return DefaultReply }
 	}
-	s := &Server{cfg: cfg, stop: make(chan struct{}), queue: cfg.faults, mqueue: cfg.modelFaults}
+	s := &Server{cfg: cfg, stop: make(chan struct{}), queue: cfg.faults, mqueue: cfg.modelFaults,
+		live: Weights{Version: DefaultVersion, Model: cfg.model}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/models", s.record(s.models))
 	mux.HandleFunc("POST /v1/chat/completions", s.record(s.chat))
+	mux.HandleFunc("GET /admin/weights", s.getWeights)
+	mux.HandleFunc("POST /admin/weights", s.postWeights)
 	mux.HandleFunc("/", s.record(func(w http.ResponseWriter, r *http.Request, rec *Record) {
 		// FastAPI's answer to an unknown route, as vLLM gives it.
 		s.reply(w, rec, http.StatusNotFound, []byte(`{"detail":"Not Found"}`))
@@ -260,9 +300,10 @@ func (s *Server) SetFault(f Fault) {
 	s.mu.Unlock()
 }
 
-// Records returns every request received so far, in arrival order. A
-// request's record is complete (status, response) before its response is
-// written, so a client that has an answer finds it recorded.
+// Records returns every API request received so far (not /admin ones), in
+// arrival order. A request's record is complete (status, response) before
+// its response is written, so a client that has an answer finds it
+// recorded.
 func (s *Server) Records() []Record {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -395,11 +436,16 @@ func (s *Server) models(w http.ResponseWriter, r *http.Request, rec *Record) {
 		return
 	}
 	s.mu.Lock()
+	live, closed := s.live, s.window
 	var f Fault
-	if len(s.mqueue) > 0 {
+	if len(s.mqueue) > 0 && closed == 0 {
 		f, s.mqueue = s.mqueue[0], s.mqueue[1:]
 	}
 	s.mu.Unlock()
+	if closed != 0 {
+		s.refuse(w, rec, closed, live.Model)
+		return
+	}
 	rec.Fault = f.Kind
 	s.commit(rec)
 	if done := s.inject(w, r, rec, f); done {
@@ -433,7 +479,7 @@ func (s *Server) models(w http.ResponseWriter, r *http.Request, rec *Record) {
 	body, _ := json.Marshal(map[string]any{
 		"object": "list",
 		"data": []card{{
-			ID: s.cfg.model, Object: "model", Created: now, OwnedBy: "vllm", Root: s.cfg.model,
+			ID: live.Model, Object: "model", Created: now, OwnedBy: "vllm", Root: live.Model,
 			MaxModelLen: s.cfg.maxModelLen,
 			Permission: []permission{{
 				ID: "modelperm-" + randHex(), Object: "model_permission", Created: now,
@@ -441,7 +487,7 @@ func (s *Server) models(w http.ResponseWriter, r *http.Request, rec *Record) {
 			}},
 		}},
 	})
-	s.reply(w, rec, http.StatusOK, body)
+	s.served(w, rec, live.Version, body)
 }
 
 type chatRequest struct {
@@ -538,6 +584,12 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec *Record) {
 		return
 	}
 	s.mu.Lock()
+	live, closed := s.live, s.window
+	if closed != 0 {
+		s.mu.Unlock()
+		s.refuse(w, rec, closed, live.Model)
+		return
+	}
 	seq := s.chatSeq
 	s.chatSeq++
 	var f Fault
@@ -566,7 +618,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec *Record) {
 		s.fail(w, rec, http.StatusBadRequest, "BadRequestError", "", "invalid request body: %v", err)
 		return
 	}
-	if req.Model != s.cfg.model {
+	if req.Model != live.Model {
 		s.fail(w, rec, http.StatusNotFound, "NotFoundError", "model", "The model `%s` does not exist.", req.Model)
 		return
 	}
@@ -635,14 +687,14 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec *Record) {
 		ID:      fmt.Sprintf("chatcmpl-%d-%s", seq, randHex()),
 		Object:  "chat.completion",
 		Created: time.Now().Unix(),
-		Model:   s.cfg.model,
+		Model:   live.Model,
 		Usage:   usage{PromptTokens: len(prompt)},
 	}
 	withIDs := req.ReturnTokenIDs && !s.cfg.noTokenIDs
 	if withIDs {
 		resp.PromptTokenIDs = prompt
 	}
-	reply := s.cfg.policy(req.Messages)
+	reply := s.cfg.policy(live.Version, req.Messages)
 	for i := range n {
 		c := generate(reply, stops, req.IncludeStopStr, budget)
 		c.Index = i
@@ -666,7 +718,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec *Record) {
 		return
 	}
 	rec.ResponseID = resp.ID
-	s.reply(w, rec, http.StatusOK, out)
+	s.served(w, rec, live.Version, out)
 }
 
 // generate applies stop strings, then the token budget, to a reply.
