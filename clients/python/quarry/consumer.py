@@ -29,6 +29,7 @@ __all__ = ["Batch", "BatchCorrupt", "Consumer", "EndOfStream", "manifest_key", "
 
 SCHEMA_VERSION = 1
 _CONSUMER_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+_JOB_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,62}$")  # schema's job id rule
 _CURSOR_FIELDS = ("schema_version", "job", "consumer", "next_batch")
 _KINDS = ("turns", "episodes", "failures")
 
@@ -53,8 +54,9 @@ def cursor_key(job: str, consumer: str) -> str:
 
 
 def _check_names(job: str, name: str) -> None:
-    if not isinstance(job, str) or not job or "/" in job or job in (".", ".."):
-        raise ValueError(f"job {job!r}: want the job id (the folder under the output root)")
+    if not isinstance(job, str) or not _JOB_RE.match(job):
+        raise ValueError(f"job {job!r}: want the job id (1-63 characters of a-z, 0-9, '.', '_', '-', "
+                         "starting with a letter or digit: the folder under the output root)")
     if not isinstance(name, str) or not _CONSUMER_RE.match(name):
         raise ValueError(
             f"consumer name {name!r}: want 1-64 characters of A-Z, a-z, 0-9, '.', '_', '-', "

@@ -198,8 +198,9 @@ class ConsumerTest(unittest.TestCase):
         for name in ["", "-x", "a/b", "x" * 65, "a b"]:
             with self.assertRaisesRegex(ValueError, "consumer name", msg=name):
                 Consumer(self.store, JOB, name)
-        with self.assertRaisesRegex(ValueError, "job"):
-            Consumer(self.store, "a/b", "trainer")
+        for job in ["a/b", "", "Upper", "..", "-x", "x" * 64]:
+            with self.assertRaisesRegex(ValueError, "job .*: want the job id", msg=job):
+                Consumer(self.store, job, "trainer")
 
     def test_bad_cursor_refused(self):
         self.store.put(f"{JOB}/_consumers/trainer.json", b'{"next_batch": -1}')
