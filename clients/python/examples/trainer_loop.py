@@ -35,7 +35,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from quarry import CLIControl, Consumer, EndOfStream, open_store  # noqa: E402
+from quarry import BatchCorrupt, CLIControl, Consumer, ControlError, EndOfStream, open_store  # noqa: E402
 
 
 def parse_args(argv=None):
@@ -107,6 +107,14 @@ def log(event: str, **fields) -> None:
 
 def main(argv=None) -> int:
     a = parse_args(argv)
+    try:
+        return run(a)
+    except (BatchCorrupt, ControlError, TimeoutError, ValueError, OSError) as e:
+        print(f"trainer_loop: {e}", file=sys.stderr)
+        return 1
+
+
+def run(a) -> int:
     consumer = Consumer(open_store(a.output), a.job, a.consumer)
     control = CLIControl(a.submit_cmd)
     state = load_checkpoint(a.checkpoint)
@@ -120,7 +128,7 @@ def main(argv=None) -> int:
     if not state["trained"] and state["next_batch"] == 0:
         state["next_batch"] = consumer.position()  # a fresh trainer starts at the stored cursor
     if consumer.position() != state["next_batch"]:
-        raise SystemExit(f"cursor of {a.consumer!r} is at batch {consumer.position()}, "
+        raise ValueError(f"cursor of {a.consumer!r} is at batch {consumer.position()}, "
                          f"checkpoint {a.checkpoint} at {state['next_batch']}: they disagree")
     while len(state["trained"]) < a.steps:
         try:

@@ -10,9 +10,11 @@ from quarry import CLIControl, ControlError, HTTPControl
 from quarry.control import check_version
 
 # A stand-in for the submit CLI: appends its argv to a file as one JSON line;
-# exits 2 with a message on stderr when asked for version "refused".
+# exits 2 with a message on stderr when asked for version "refused"; hangs
+# (after creating <log>.hung) when asked for the version in $FAKE_SUBMIT_HANG,
+# so a test can kill its caller mid-announcement.
 FAKE_SUBMIT = r'''
-import json, sys
+import json, os, sys, time
 log = sys.argv[1]
 args = sys.argv[2:]
 with open(log, "a") as f:
@@ -20,6 +22,9 @@ with open(log, "a") as f:
 if "refused" in args:
     sys.stderr.write("submit: job online-test: version refused is older than v3\n")
     sys.exit(2)
+if os.environ.get("FAKE_SUBMIT_HANG") in args:
+    open(log + ".hung", "w").close()
+    time.sleep(3600)  # the hung command; the test kills it
 '''
 
 

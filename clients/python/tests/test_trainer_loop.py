@@ -1,8 +1,10 @@
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 from quarry import Consumer, FolderStore
@@ -25,11 +27,13 @@ class TrainerLoopTest(unittest.TestCase):
         for n in range(5):
             commit_batch(self.out, JOB, n, versions=("v0",) if n == 0 else (f"v{n - 1}", f"v{n}"))
 
+    def trainer_cmd(self, steps, *extra):
+        return [sys.executable, TRAINER, "--output", self.out, "--job", JOB, "--consumer", "trainer",
+                "--steps", str(steps), "--train-seconds", "0", "--checkpoint", self.ckpt,
+                "--submit-cmd", " ".join(self.submit + ["--local"]), "--next-timeout", "30", *extra]
+
     def run_trainer(self, steps, *extra):
-        cmd = [sys.executable, TRAINER, "--output", self.out, "--job", JOB, "--consumer", "trainer",
-               "--steps", str(steps), "--train-seconds", "0", "--checkpoint", self.ckpt,
-               "--submit-cmd", " ".join(self.submit + ["--local"]), "--next-timeout", "30", *extra]
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        p = subprocess.run(self.trainer_cmd(steps, *extra), capture_output=True, text=True, timeout=120)
         self.assertEqual(p.returncode, 0, p.stderr)
         return [json.loads(line) for line in p.stdout.splitlines()]
 
@@ -66,6 +70,39 @@ class TrainerLoopTest(unittest.TestCase):
         self.assertEqual(self.cursor()["next_batch"], 4)
         # Every version announced once, in order, across both runs.
         self.assertEqual([c[-1] for c in calls(self.log)], ["v1", "v2", "v3", "v4"])
+
+    def test_sigkill_mid_announcement_retrains_only_the_unsaved_batch(self):
+        # The trainer hangs announcing v2 (after training batch 1, before its
+        # checkpoint) and is killed there with SIGKILL.
+        env = dict(os.environ, FAKE_SUBMIT_HANG="v2")
+        p = subprocess.Popen(self.trainer_cmd(4), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+        try:
+            deadline = time.monotonic() + 60
+            while not os.path.exists(self.log + ".hung"):
+                self.assertIsNone(p.poll(), "the trainer exited before announcing v2")
+                self.assertLess(time.monotonic(), deadline, "the trainer never announced v2")
+                time.sleep(0.01)  # polling for the marker, with a deadline
+        finally:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait(timeout=30)
+        self.assertEqual(self.checkpoint()["next_batch"], 1)
+        self.assertEqual(self.cursor()["next_batch"], 1)
+        events = self.run_trainer(4)
+        self.assertEqual([e.get("batch") for e in events], [None, 1, 2, 3])
+        # Every batch in the checkpoint exactly once; batch 1 was announced
+        # twice (the first announcement never finished), each version in order.
+        self.assertEqual([t["batch"] for t in self.checkpoint()["trained"]], [0, 1, 2, 3])
+        self.assertEqual(self.cursor()["next_batch"], 4)
+        self.assertEqual([c[-1] for c in calls(self.log)], ["v1", "v2", "v2", "v3", "v4"])
+
+    def test_disagreeing_cursor_is_a_clear_error(self):
+        self.run_trainer(1)
+        FolderStore(self.out).put(f"{JOB}/_consumers/trainer.json", json.dumps(
+            {"schema_version": 1, "job": JOB, "consumer": "trainer", "next_batch": 3}).encode())
+        p = subprocess.run(self.trainer_cmd(2), capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("cursor of 'trainer' is at batch 3, checkpoint", p.stderr)
 
     def test_resume_with_cursor_already_acked(self):
         self.run_trainer(1)
