@@ -9,9 +9,9 @@ GOBIN_DIR := $(shell $(GO) env GOPATH)/bin
 # 2 cores; see docs/operations.md); every other package runs once without it.
 RACE_PKGS := ./workflows/... ./activities/... ./internal/inference/... ./tools/toolset/... ./internal/sandbox/...
 
-.PHONY: test vet workflowcheck race test-rest deps bench fuzz
+.PHONY: test vet workflowcheck race test-rest test-python deps bench fuzz
 
-test: deps vet workflowcheck race test-rest
+test: deps vet workflowcheck race test-rest test-python
 
 vet:
 	$(GO) vet ./...
@@ -26,6 +26,10 @@ race:
 # Every package not in RACE_PKGS, once.
 test-rest:
 	$(GO) test -count=1 $$($(GO) list ./... | grep -vxF -f <($(GO) list $(RACE_PKGS)))
+
+# The Python client (clients/python): Debian's python3, standard library only.
+test-python:
+	cd clients/python && python3 -m unittest discover
 
 deps:
 	bash scripts/install-test-deps.sh

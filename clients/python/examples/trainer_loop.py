@@ -36,6 +36,7 @@ import urllib.request
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from quarry import BatchCorrupt, CLIControl, Consumer, ControlError, EndOfStream, open_store  # noqa: E402
+from quarry.consumer import manifest_key  # noqa: E402
 
 
 def parse_args(argv=None):
@@ -51,6 +52,8 @@ def parse_args(argv=None):
     p.add_argument("--weights-url", help="POST {\"version\": ...} here to load new weights before announcing")
     p.add_argument("--weights-extra", default="{}",
                    help="JSON object merged into the weights request (e.g. {\"unavailable_ms\": 200})")
+    p.add_argument("--skip-last-announce", action="store_true",
+                   help="announce no version after the last batch (a step-bounded job may have ended by then)")
     p.add_argument("--next-timeout", type=float, default=None,
                    help="give up when no batch is committed within this many seconds (default: wait)")
     a = p.parse_args(argv)
@@ -115,7 +118,8 @@ def main(argv=None) -> int:
 
 
 def run(a) -> int:
-    consumer = Consumer(open_store(a.output), a.job, a.consumer)
+    store = open_store(a.output)
+    consumer = Consumer(store, a.job, a.consumer)
     control = CLIControl(a.submit_cmd)
     state = load_checkpoint(a.checkpoint)
     if state is None:
@@ -131,6 +135,9 @@ def run(a) -> int:
         raise ValueError(f"cursor of {a.consumer!r} is at batch {consumer.position()}, "
                          f"checkpoint {a.checkpoint} at {state['next_batch']}: they disagree")
     while len(state["trained"]) < a.steps:
+        # ready: the batch was committed before the trainer asked for it,
+        # i.e. generated while the trainer trained (overlap).
+        ready = store.get(manifest_key(a.job, consumer.position())) is not None
         try:
             batch = consumer.next(timeout=a.next_timeout)
         except EndOfStream:
@@ -138,11 +145,12 @@ def run(a) -> int:
             break
         time.sleep(a.train_seconds)  # the simulated training step
         state["trained"].append({"batch": batch.number, "versions": batch.policy_versions,
-                                 "turn_rows": batch.turn_rows_count})
+                                 "turn_rows": batch.turn_rows_count, "ready": ready})
         version = f"v{len(state['trained'])}"
         if a.weights_url:
             swap_weights(a.weights_url, version, a.weights_extra)
-        control.announce(a.job, version)
+        if len(state["trained"]) < a.steps or not a.skip_last_announce:
+            control.announce(a.job, version)
         state["next_batch"] = batch.number + 1
         write_checkpoint(a.checkpoint, state)
         consumer.ack(batch, trainer_step=len(state["trained"]))

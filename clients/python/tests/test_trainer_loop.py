@@ -48,8 +48,8 @@ class TrainerLoopTest(unittest.TestCase):
         events = self.run_trainer(2)
         self.assertEqual([e["batch"] for e in events], [0, 1])
         self.assertEqual(self.checkpoint(), {"next_batch": 2, "trained": [
-            {"batch": 0, "versions": ["v0"], "turn_rows": 3},
-            {"batch": 1, "versions": ["v0", "v1"], "turn_rows": 6},
+            {"batch": 0, "versions": ["v0"], "turn_rows": 3, "ready": True},
+            {"batch": 1, "versions": ["v0", "v1"], "turn_rows": 6, "ready": True},
         ]})
         self.assertEqual(self.cursor()["next_batch"], 2)
         self.assertEqual(self.cursor()["trainer_step"], 2)
