@@ -109,7 +109,7 @@ func (j *jobRun) progress() (Progress, error) {
 	p.Paused = j.st.Paused
 	p.Endpoint = j.st.Endpoint.outage()
 	if o := j.st.Online; o != nil {
-		p.Online = o.progress(j.spec)
+		p.Online = o.progress(j.spec, j.st.NextBatch, len(j.running))
 	}
 	return p, nil
 }

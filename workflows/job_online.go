@@ -55,18 +55,22 @@ func newOnlineState(spec schema.JobSpec, plan activities.ValidateJobResult) *Onl
 	return o
 }
 
-func (o *OnlineState) progress(spec schema.JobSpec) *OnlineProgress {
-	return &OnlineProgress{Mode: spec.Online.Mode, Policy: o.Policy, Slowest: o.Slowest, Waiting: o.waiting(spec, -1, 0), Rejected: o.Rejected}
+func (o *OnlineState) progress(spec schema.JobSpec, next, running int) *OnlineProgress {
+	w := ""
+	if spec.HasBatch(next) {
+		w = o.waiting(spec, next, running)
+	}
+	return &OnlineProgress{Mode: spec.Online.Mode, Policy: o.Policy, Slowest: o.Slowest, Waiting: w, Rejected: o.Rejected}
 }
 
-// waiting says why batch next may not start (running batches in flight),
-// or "" when it may; next < 0 means the job's next batch.
+// waiting says why batch next may not start with running batches in
+// flight, or "" when it may.
 func (o *OnlineState) waiting(spec schema.JobSpec, next, running int) string {
 	on := spec.Online
 	if on.Mode == schema.OnlineSync && (running > 0 || (o.LaunchedStep >= 0 && o.Policy.Step <= o.LaunchedStep)) {
 		return "version"
 	}
-	if next >= 0 && on.MaxBatchesAhead > 0 && next-o.Slowest+1 > on.MaxBatchesAhead {
+	if on.MaxBatchesAhead > 0 && next-o.Slowest+1 > on.MaxBatchesAhead {
 		return "consumers"
 	}
 	return ""

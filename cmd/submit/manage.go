@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 
+	"github.com/quarry-rl/quarry/internal/localserver"
 	"github.com/quarry-rl/quarry/schema"
 	"github.com/quarry-rl/quarry/workflows"
 )
@@ -251,6 +253,11 @@ func policyCmd(g *globals) *cobra.Command {
 			}
 			if len(sig.Model) > schema.MaxNameLen {
 				return fmt.Errorf("policy --model: %d bytes: want at most %d", len(sig.Model), schema.MaxNameLen)
+			}
+			if dir := filepath.Join(g.stateDir, "temporal"); g.local && !localserver.InUse(dir) {
+				// Starting a server here would run the job's state without
+				// its worker, beside a submit --local about to restart.
+				return fmt.Errorf("policy --local: no submit --local is running with state dir %s; announce again once it runs", g.stateDir)
 			}
 			sess, err := manage(cmd.Context(), g)
 			if err != nil {

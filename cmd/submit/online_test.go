@@ -3,18 +3,24 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/quarry-rl/quarry/activities"
 	"github.com/quarry-rl/quarry/internal/blob"
 	"github.com/quarry-rl/quarry/internal/openaitest"
 	"github.com/quarry-rl/quarry/schema"
+	"github.com/quarry-rl/quarry/workflows"
 )
 
 // onlineSpec is an online GuessTheNumber job against endpoint with the
@@ -179,5 +185,227 @@ func TestOnlineAsyncInProcess(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out", "online-async", "_SUCCESS")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// tail is the last n bytes of s.
+func tail(s string, n int) string { return s[max(0, len(s)-n):] }
+
+// trainerState is trainer_loop.py's checkpoint.
+type trainerState struct {
+	NextBatch int `json:"next_batch"`
+	Trained   []struct {
+		Batch    int      `json:"batch"`
+		Versions []string `json:"versions"`
+		TurnRows int      `json:"turn_rows"`
+		Ready    bool     `json:"ready"`
+	} `json:"trained"`
+}
+
+func readTrainer(path string) trainerState {
+	var s trainerState
+	if data, err := os.ReadFile(path); err == nil {
+		_ = json.Unmarshal(data, &s)
+	}
+	return s
+}
+
+// waitFor polls cond every 20 ms until it holds or the deadline passes.
+func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v", what, d)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// servedTag reads the weights version the test server wrote into an
+// action ("[weights vK]").
+var servedTag = regexp.MustCompile(`\[weights v(\d+)\]`)
+
+// The online loop end to end, as the issue asks: `submit --local` runs an
+// online job against a test server whose weights have versions; a trainer
+// process (clients/python's trainer_loop.py) consumes batches through the
+// object-store protocol, "trains", swaps the server's weights (with a 404
+// window) and announces each new version through `submit policy`. The
+// trainer is SIGKILLed and restarted, and so is `submit --local`.
+func TestOnlineTrainerLoopSurvivesKills(t *testing.T) {
+	srv := openaitest.Start(t, openaitest.WithLatency(20*time.Millisecond),
+		openaitest.WithVersionedPolicy(func(version string, msgs []openaitest.Message) string {
+			return "[weights " + version + "] " + bisect(msgs)
+		}))
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "submit")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	const job, steps, ahead, lag = "online-e2e", 8, 2, 1
+	spec := onlineSpec(t, dir, job, srv.BaseURL(), fmt.Sprintf(`
+  steps: %d
+  consumers: [trainer]
+  max_batches_ahead: %d
+  max_version_lag: %d`, steps, ahead, lag))
+	state := filepath.Join(dir, "state")
+	out := filepath.Join(dir, "out")
+	logs, err := os.Create(filepath.Join(dir, "logs.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if t.Failed() {
+			b, _ := os.ReadFile(logs.Name())
+			t.Logf("submit and trainer output:\n%s", tail(string(b), 4000))
+		}
+	}()
+	startSubmit := func() *exec.Cmd {
+		cmd := exec.Command(bin, "--local", "--state-dir", state, spec)
+		cmd.Stdout, cmd.Stderr = logs, logs
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return cmd
+	}
+	ckpt := filepath.Join(dir, "trainer.json")
+	startTrainer := func() *exec.Cmd {
+		cmd := exec.Command("python3", filepath.Join("..", "..", "clients", "python", "examples", "trainer_loop.py"),
+			"--output", out, "--job", job, "--consumer", "trainer", "--steps", strconv.Itoa(steps),
+			"--train-seconds", "0.3", "--checkpoint", ckpt, "--skip-last-announce", "--announce-retries", "40",
+			"--submit-cmd", bin+" --local --state-dir "+state,
+			"--weights-url", srv.URL+"/admin/weights", "--weights-extra", `{"unavailable_ms": 300, "status": 404}`)
+		cmd.Stdout, cmd.Stderr = logs, logs
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return cmd
+	}
+	sub := startSubmit()
+	defer func() { _ = sub.Process.Kill(); _, _ = sub.Process.Wait() }()
+	tr := startTrainer()
+	defer func() { _ = tr.Process.Kill(); _, _ = tr.Process.Wait() }()
+
+	// A watcher checks the bound at every look: committed batches never
+	// run more than max_batches_ahead past the trainer's cursor.
+	store, err := blob.Open(context.Background(), "file://"+out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	committed := func() int {
+		n := 0
+		for ; ; n++ {
+			if _, err := store.Stat(context.Background(), schema.ShardKeys(job, n).Manifest); err != nil {
+				return n
+			}
+		}
+	}
+	cursor := func() int {
+		n, err := activities.SlowestConsumer(context.Background(), store, job, []string{"trainer"})
+		if err != nil {
+			t.Error(err)
+		}
+		return n
+	}
+	stopWatch := make(chan struct{})
+	watched := make(chan int)
+	go func() {
+		worst := 0
+		for {
+			select {
+			case <-stopWatch:
+				watched <- worst
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+			c := cursor() // read first: it only grows
+			worst = max(worst, committed()-c)
+		}
+	}()
+
+	// Kill the trainer after two batches: the job pauses at the bound.
+	waitFor(t, "the trainer trains 2 batches", 2*time.Minute, func() bool { return len(readTrainer(ckpt).Trained) >= 2 })
+	_ = tr.Process.Signal(syscall.SIGKILL)
+	_, _ = tr.Process.Wait()
+	status := func() workflows.Progress {
+		var p workflows.Progress
+		b, err := exec.Command(bin, "--local", "--state-dir", state, "status", "--json", job).Output()
+		if err == nil {
+			_ = json.Unmarshal(b, &p)
+		}
+		return p
+	}
+	// The batches in flight commit; then nothing starts (the watcher
+	// checks nothing more commits).
+	waitFor(t, "max_batches_ahead batches committed and unread", time.Minute, func() bool { return committed() == cursor()+ahead })
+	waitFor(t, "the job says it waits for its consumer", time.Minute, func() bool {
+		p := status()
+		return p.Online != nil && p.Online.Waiting == "consumers" && p.BatchesInFlight == 0
+	})
+	// The trainer comes back; after two more batches `submit --local` is
+	// killed and restarted.
+	tr = startTrainer()
+	waitFor(t, "the trainer trains 4 batches", 2*time.Minute, func() bool { return len(readTrainer(ckpt).Trained) >= 4 })
+	_ = sub.Process.Signal(syscall.SIGKILL)
+	_, _ = sub.Process.Wait()
+	sub = startSubmit()
+	if err := sub.Wait(); err != nil {
+		t.Fatalf("the resumed submit --local: %v", err)
+	}
+	if err := tr.Wait(); err != nil {
+		t.Fatalf("the trainer: %v", err)
+	}
+	close(stopWatch)
+	if worst := <-watched; worst > ahead {
+		t.Errorf("at one look %d committed batches were unread: want at most max_batches_ahead %d", worst, ahead)
+	}
+
+	// Every batch was trained exactly once, in order.
+	st := readTrainer(ckpt)
+	if len(st.Trained) != steps {
+		t.Fatalf("trained %d batches, want %d", len(st.Trained), steps)
+	}
+	ready := 0
+	for i, b := range st.Trained {
+		if b.Batch != i {
+			t.Fatalf("trained batches %+v: want 0..%d once each, in order", st.Trained, steps-1)
+		}
+		if b.Ready && i < 2 {
+			ready++
+		}
+	}
+	if ready == 0 {
+		t.Errorf("no early batch was committed before the trainer asked for it: generation did not overlap training")
+	}
+	ms, turns, eps := readShards(t, "file://"+out, job)
+	if len(ms) != steps {
+		t.Fatalf("%d shards, want %d", len(ms), steps)
+	}
+	seen := map[[2]any]bool{}
+	for _, r := range turns {
+		k := [2]any{r.EpisodeID, r.Turn}
+		if seen[k] {
+			t.Fatalf("turn %v twice", k)
+		}
+		seen[k] = true
+		step, err := strconv.Atoi(strings.TrimPrefix(*r.PolicyVersion, "v"))
+		if err != nil {
+			t.Fatalf("policy_version %q", *r.PolicyVersion)
+		}
+		if cur := ms[r.Batch].Policy.Current.Step; step < cur-lag {
+			t.Errorf("batch %d: turn %s/%d by %s, the job at step %d: beyond max_version_lag", r.Batch, r.EpisodeID, r.Turn, *r.PolicyVersion, cur)
+		}
+		// Announced after the servers served it: the weights that served a
+		// turn are never older than the version it records.
+		m := servedTag.FindStringSubmatch(r.Action)
+		if served, _ := strconv.Atoi(m[1]); m == nil || served < step {
+			t.Errorf("turn %s/%d records %s but was served by %q", r.EpisodeID, r.Turn, *r.PolicyVersion, r.Action)
+		}
+		if f := r.LastFault; f != nil && (*f == "ModelNotFound" || *f == "ServerError" || *f == "Unreachable") {
+			t.Errorf("turn %s/%d counts the weight swap as a fault: %s", r.EpisodeID, r.Turn, *f)
+		}
+	}
+	if len(eps) != steps*4 {
+		t.Errorf("%d episodes delivered, want %d (none failed)", len(eps), steps*4)
 	}
 }

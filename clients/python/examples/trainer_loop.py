@@ -52,6 +52,8 @@ def parse_args(argv=None):
     p.add_argument("--weights-url", help="POST {\"version\": ...} here to load new weights before announcing")
     p.add_argument("--weights-extra", default="{}",
                    help="JSON object merged into the weights request (e.g. {\"unavailable_ms\": 200})")
+    p.add_argument("--announce-retries", type=int, default=0,
+                   help="retry a failed announcement this many times (backoff from 0.1 s to 2 s)")
     p.add_argument("--skip-last-announce", action="store_true",
                    help="announce no version after the last batch (a step-bounded job may have ended by then)")
     p.add_argument("--next-timeout", type=float, default=None,
@@ -104,6 +106,20 @@ def swap_weights(url: str, version: str, extra: dict) -> None:
         resp.read()
 
 
+def announce(control, a, version: str) -> None:
+    """Announces version, retrying while the job's control plane is away
+    (a restarting submit --local, a Temporal frontend being redeployed)."""
+    for attempt in range(a.announce_retries + 1):
+        try:
+            control.announce(a.job, version)
+            return
+        except ControlError as e:
+            if attempt == a.announce_retries:
+                raise
+            log("announce_retry", version=version, attempt=attempt + 1, error=str(e).splitlines()[0][:200])
+            time.sleep(min(2.0, 0.1 * 2 ** attempt))
+
+
 def log(event: str, **fields) -> None:
     print(json.dumps({"event": event, **fields}), flush=True)
 
@@ -150,7 +166,7 @@ def run(a) -> int:
         if a.weights_url:
             swap_weights(a.weights_url, version, a.weights_extra)
         if len(state["trained"]) < a.steps or not a.skip_last_announce:
-            control.announce(a.job, version)
+            announce(control, a, version)
         state["next_batch"] = batch.number + 1
         write_checkpoint(a.checkpoint, state)
         consumer.ack(batch, trainer_step=len(state["trained"]))
