@@ -220,6 +220,7 @@ func (e *episodeRun) play() (activities.EpisodeOutcome, error) {
 	out.Source, out.Turns, out.TotalReward = *st.Head, st.Turn, st.TotalReward
 	out.PromptTokens, out.ResponseTokens = st.PromptTokens, st.ResponseTokens
 	out.Policy = st.Versions
+	e.livePolicy() // drain: versions announced after the last turn
 	return out, nil
 }
 
