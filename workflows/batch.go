@@ -82,6 +82,9 @@ func BatchWorkflow(ctx workflow.Context, in BatchInput) (BatchResult, error) {
 	if v >= batchResumable {
 		res.FailedClasses = failedClasses(outcomes)
 	}
+	if policy != nil {
+		res.Policy = &policy.Current
+	}
 	return res, err
 }
 

@@ -274,7 +274,7 @@ func (j *jobRun) onBatch(b int, f workflow.Future) {
 		}
 		return
 	}
-	j.onlineCommitted(b)
+	j.onlineCommitted(b, res.Policy)
 	p := &j.st.Progress
 	p.BatchesDone++
 	p.EpisodesDone += int64(res.Episodes)

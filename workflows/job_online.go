@@ -129,12 +129,17 @@ func (j *jobRun) onlineLaunch(in *BatchInput) {
 	o.LaunchedStep = p.Step
 }
 
-// onlineCommitted notes batch b's commit and gives the next batch in
-// flight leave to commit.
-func (j *jobRun) onlineCommitted(b int) {
+// onlineCommitted notes batch b's commit under version p and gives the
+// next batch in flight leave to commit. A sync batch that started over
+// under a newer version counts as launched under it: the next batch waits
+// for a version newer still.
+func (j *jobRun) onlineCommitted(b int, p *schema.PolicyStep) {
 	o := j.st.Online
 	if o == nil {
 		return
+	}
+	if p != nil {
+		o.LaunchedStep = max(o.LaunchedStep, p.Step)
 	}
 	o.NextCommit = max(o.NextCommit, b+1)
 	if c := j.children[o.NextCommit]; c != nil {

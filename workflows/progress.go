@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/quarry-rl/quarry/activities"
+	"github.com/quarry-rl/quarry/schema"
 )
 
 // Progress is what the progress query answers.
@@ -114,6 +115,8 @@ func (p Progress) FailedFraction() float64 {
 type BatchResult struct {
 	activities.ShardSummary
 	FailedClasses []ClassCount `json:"failed_classes,omitempty"`
+	// Policy is the version an online batch was committed under.
+	Policy *schema.PolicyStep `json:"policy,omitempty"`
 }
 
 // EndpointSignal is what an episode tells its job when its turn starts
