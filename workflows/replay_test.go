@@ -27,10 +27,13 @@ func TestReplayCommittedHistories(t *testing.T) {
 	// with tool calls (Act, ToolCall on the tool queue, CloseTools). The
 	// _v1 files were recorded by the first release (workflow versions 1)
 	// and replay through its branches; the others are re-recorded by
-	// -update-histories with the current versions.
+	// -update-histories with the current versions. The _online files are an
+	// online job's (cmd/submit TestOnlineAsyncInProcess -update-histories):
+	// policy signals, commit leave, WaitConsumers.
 	for _, f := range []string{
 		"history_job.json", "history_batch.json", "history_episode.json", "history_episode_tools.json",
 		"history_job_v1.json", "history_batch_v1.json", "history_episode_v1.json", "history_episode_tools_v1.json",
+		"history_job_online.json", "history_batch_online.json", "history_episode_online.json",
 	} {
 		if err := replayer(t).ReplayWorkflowHistoryFromJSONFile(nil, filepath.Join("testdata", f)); err != nil {
 			t.Errorf("%s no longer replays: %v", f, err)

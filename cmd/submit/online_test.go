@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,8 +57,10 @@ type goTrainer struct {
 	dir, job string
 	name     string
 	train    time.Duration
-	// announce is called with the next version before the ack.
+	// announce is called with the next version before the ack; onBatch
+	// when batch n is committed.
 	announce func(version string)
+	onBatch  func(n int)
 	trained  []schema.Manifest
 }
 
@@ -72,6 +75,9 @@ func (g *goTrainer) run(ctx context.Context, steps int) error {
 			return err
 		}
 		g.trained = append(g.trained, m)
+		if g.onBatch != nil {
+			g.onBatch(n)
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -141,6 +147,25 @@ func TestOnlineAsyncInProcess(t *testing.T) {
 	go func() { done <- submitLocal(t, dir, spec) }()
 	tr := &goTrainer{t: t, dir: dir, job: "online-async", name: "trainer", train: 200 * time.Millisecond,
 		announce: announceLocal(t, dir, "online-async")}
+	if *updateHistories {
+		// Replay fixtures of an online job (workflows/replay_test.go): the
+		// job so far, a committed batch and one of its episodes, which
+		// heard of new versions while they ran.
+		tr.onBatch = func(n int) {
+			if n != 3 {
+				return
+			}
+			sess, err := manage(ctx, &globals{local: true, stateDir: filepath.Join(dir, "state"), out: io.Discard, err: io.Discard})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sess.close()
+			for id, file := range map[string]string{"online-async": "history_job_online.json",
+				"online-async/b00003": "history_batch_online.json", "online-async/b00003/e0000": "history_episode_online.json"} {
+				saveHistory(t, sess.client, id, file)
+			}
+		}
+	}
 	// The trainer starts late: the job must stop at max_batches_ahead.
 	store, err := blob.Open(ctx, "file://"+filepath.Join(dir, "out"))
 	if err != nil {
