@@ -116,6 +116,41 @@ func waitManifest(ctx context.Context, store blob.Store, job string, n int) (sch
 	}
 }
 
+// startLocal runs `submit --local spec` in the background; its output
+// arrives on the channel when the job ends. The context bounds the test's
+// waits.
+func startLocal(t *testing.T, dir, spec string) (context.Context, <-chan localRun) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	t.Cleanup(cancel)
+	done := make(chan localRun, 1)
+	go func() {
+		var stdout, stderr bytes.Buffer
+		root := newRoot(&stdout, &stderr)
+		root.SetArgs([]string{"--local", "--state-dir", filepath.Join(dir, "state"), spec})
+		err := root.ExecuteContext(context.Background())
+		if err != nil {
+			cancel() // the trainer stops waiting
+		}
+		done <- localRun{out: stdout.String() + stderr.String(), err: err}
+	}()
+	return ctx, done
+}
+
+// localRun is how a background `submit --local` ended.
+type localRun struct {
+	out string
+	err error
+}
+
+// wait is the run's output; a failed run fails the test.
+func (r localRun) wait(t *testing.T) string {
+	t.Helper()
+	if r.err != nil {
+		t.Fatalf("submit --local: %v\n%s", r.err, r.out)
+	}
+	return r.out
+}
+
 // announceLocal announces a version through `submit --local policy`.
 func announceLocal(t *testing.T, dir, job string) func(string) {
 	return func(v string) {
@@ -141,10 +176,7 @@ func TestOnlineAsyncInProcess(t *testing.T) {
   consumers: [trainer]
   max_batches_ahead: %d
   max_version_lag: 1`, steps, ahead))
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	done := make(chan string, 1)
-	go func() { done <- submitLocal(t, dir, spec) }()
+	ctx, done := startLocal(t, dir, spec)
 	tr := &goTrainer{t: t, dir: dir, job: "online-async", name: "trainer", train: 200 * time.Millisecond,
 		announce: announceLocal(t, dir, "online-async")}
 	if *updateHistories {
@@ -181,7 +213,7 @@ func TestOnlineAsyncInProcess(t *testing.T) {
 		_ = root.ExecuteContext(context.Background())
 		t.Fatalf("%v\nstatus: %s%s", err, stdout.String(), stderr.String())
 	}
-	out := <-done
+	out := (<-done).wait(t)
 	if !strings.Contains(out, "complete") {
 		t.Fatalf("job output:\n%s", out)
 	}
@@ -445,16 +477,13 @@ func TestOnlineSyncModeWaitsForEachVersion(t *testing.T) {
 	spec := onlineSpec(t, dir, "online-sync", srv.BaseURL(), fmt.Sprintf(`
   mode: sync
   steps: %d`, steps))
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	done := make(chan string, 1)
-	go func() { done <- submitLocal(t, dir, spec) }()
+	ctx, done := startLocal(t, dir, spec)
 	tr := &goTrainer{t: t, dir: dir, job: "online-sync", name: "trainer", train: 300 * time.Millisecond,
 		announce: announceLocal(t, dir, "online-sync")}
 	if err := tr.run(ctx, steps); err != nil {
 		t.Fatal(err)
 	}
-	<-done
+	(<-done).wait(t)
 	ms, turns, _ := readShards(t, "file://"+filepath.Join(dir, "out"), "online-sync")
 	if len(ms) != steps {
 		t.Fatalf("%d shards, want %d", len(ms), steps)
@@ -615,10 +644,7 @@ func TestOnlineSyncAbortOnNewVersion(t *testing.T) {
   mode: sync
   steps: 2
   on_new_version: abort`)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	done := make(chan string, 1)
-	go func() { done <- submitLocal(t, dir, spec) }()
+	ctx, done := startLocal(t, dir, spec)
 	// Mid-batch 0 (once its first turns are served), v1 arrives.
 	waitFor(t, "batch 0 is generating", time.Minute, func() bool { return srv.ChatCount() >= 2 })
 	announceLocal(t, dir, job)("v1")
@@ -626,7 +652,7 @@ func TestOnlineSyncAbortOnNewVersion(t *testing.T) {
 	if err := tr.run(ctx, 2); err != nil {
 		t.Fatal(err)
 	}
-	<-done
+	(<-done).wait(t)
 	ms, turns, _ := readShards(t, "file://"+filepath.Join(dir, "out"), job)
 	aborted := 0
 	for _, r := range turns {
