@@ -109,23 +109,35 @@ type Poll struct {
 	OnWait   func(batch int)
 }
 
-// Wait returns batch n of job once it is committed, ErrEnd if the stream
-// ended before it, or ctx's error.
+// Wait returns batch n of job once it is committed, its files read and
+// verified; ErrEnd if the stream ended before it; or ctx's error.
 func Wait(ctx context.Context, store blob.Store, job string, n int, p Poll) (Batch, error) {
-	if err := CheckJob(job); err != nil {
+	m, data, err := WaitManifest(ctx, store, job, n, p)
+	if err != nil {
 		return Batch{}, err
+	}
+	return readFiles(ctx, store, m, data)
+}
+
+// WaitManifest returns batch n's manifest (decoded and as stored) once it is
+// committed, ErrEnd if the stream ended before it, or ctx's error. It polls
+// with backoff: one GET of the manifest, and of _SUCCESS while it is
+// missing, per look.
+func WaitManifest(ctx context.Context, store blob.Store, job string, n int, p Poll) (schema.Manifest, []byte, error) {
+	if err := CheckJob(job); err != nil {
+		return schema.Manifest{}, nil, err
 	}
 	delay := cmp.Or(max(p.Min, 0), DefaultMinPoll)
 	ceiling := max(cmp.Or(max(p.Max, 0), DefaultMaxPoll), delay)
 	for {
-		b, ok, err := Read(ctx, store, job, n)
+		m, data, ok, err := ReadManifest(ctx, store, job, n)
 		if err != nil || ok {
-			return b, err
+			return m, data, err
 		}
 		if ended, err := endedBefore(ctx, store, job, n); err != nil {
-			return Batch{}, err
+			return schema.Manifest{}, nil, err
 		} else if ended {
-			return Batch{}, fmt.Errorf("job %s batch %d: %w", job, n, ErrEnd)
+			return schema.Manifest{}, nil, fmt.Errorf("job %s batch %d: %w", job, n, ErrEnd)
 		}
 		if p.OnWait != nil {
 			p.OnWait(n)
@@ -134,7 +146,7 @@ func Wait(ctx context.Context, store blob.Store, job string, n int, p Poll) (Bat
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return Batch{}, fmt.Errorf("wait for job %s batch %d: %w", job, n, ctx.Err())
+			return schema.Manifest{}, nil, fmt.Errorf("wait for job %s batch %d: %w", job, n, ctx.Err())
 		case <-t.C:
 		}
 		delay = min(2*delay, ceiling)
@@ -144,43 +156,81 @@ func Wait(ctx context.Context, store blob.Store, job string, n int, p Poll) (Bat
 // Read returns batch n of job if it is committed (ok false when its
 // manifest does not exist yet), its files read and verified.
 func Read(ctx context.Context, store blob.Store, job string, n int) (Batch, bool, error) {
+	m, data, ok, err := ReadManifest(ctx, store, job, n)
+	if err != nil || !ok {
+		return Batch{}, false, err
+	}
+	b, err := readFiles(ctx, store, m, data)
+	return b, err == nil, err
+}
+
+// ReadManifest returns batch n's manifest, decoded and as stored, if it is
+// committed (ok false when it does not exist yet).
+func ReadManifest(ctx context.Context, store blob.Store, job string, n int) (m schema.Manifest, data []byte, ok bool, err error) {
 	if n < 0 {
-		return Batch{}, false, fmt.Errorf("job %s: batch %d: want at least 0", job, n)
+		return schema.Manifest{}, nil, false, fmt.Errorf("job %s: batch %d: want at least 0", job, n)
 	}
-	keys := schema.ShardKeys(job, n)
-	data, err := blob.ReadAll(ctx, store, keys.Manifest)
+	key := schema.ShardKeys(job, n).Manifest
+	data, err = blob.ReadAll(ctx, store, key)
 	if errors.Is(err, blob.ErrNotExist) {
-		return Batch{}, false, nil
+		return schema.Manifest{}, nil, false, nil
 	}
 	if err != nil {
-		return Batch{}, false, fmt.Errorf("read batch %d: %w", n, err)
+		return schema.Manifest{}, nil, false, fmt.Errorf("read batch %d: %w", n, err)
 	}
-	m, err := schema.UnmarshalManifest(data)
-	if err != nil {
-		return Batch{}, false, fmt.Errorf("%s: %w", keys.Manifest, err)
+	if m, err = schema.UnmarshalManifest(data); err != nil {
+		return schema.Manifest{}, nil, false, fmt.Errorf("%s: %w", key, err)
 	}
 	if m.Job != job || m.Batch != n {
-		return Batch{}, false, fmt.Errorf("%s describes job %q batch %d", keys.Manifest, m.Job, m.Batch)
+		return schema.Manifest{}, nil, false, fmt.Errorf("%s describes job %q batch %d", key, m.Job, m.Batch)
 	}
-	b := Batch{Number: n, Manifest: m, ManifestJSON: data}
-	slots := map[string]*[]byte{
-		schema.RelKey(job, keys.Turns):    &b.Turns,
-		schema.RelKey(job, keys.Episodes): &b.Episodes,
-		schema.RelKey(job, keys.Failures): &b.Failures,
-	}
+	return m, data, true, nil
+}
+
+// Table names a data file of a batch.
+type Table string
+
+// The tables of a batch.
+const (
+	TableTurns    Table = "turns"
+	TableEpisodes Table = "episodes"
+	TableFailures Table = "failures"
+)
+
+// File returns the manifest's entry for table (ok false when the batch has
+// none: a failures file exists only when episodes failed).
+func File(m schema.Manifest, table Table) (schema.ManifestFile, bool) {
+	keys := schema.ShardKeys(m.Job, m.Batch)
+	want := map[Table]string{TableTurns: keys.Turns, TableEpisodes: keys.Episodes, TableFailures: keys.Failures}[table]
 	for _, f := range m.Files {
-		body, err := shard.ReadFile(ctx, store, job, f)
+		if want != "" && f.Path == schema.RelKey(m.Job, want) {
+			return f, true
+		}
+	}
+	return schema.ManifestFile{}, false
+}
+
+// readFiles reads and verifies every file m lists.
+func readFiles(ctx context.Context, store blob.Store, m schema.Manifest, data []byte) (Batch, error) {
+	b := Batch{Number: m.Batch, Manifest: m, ManifestJSON: data}
+	for _, t := range []struct {
+		table Table
+		into  *[]byte
+	}{{TableTurns, &b.Turns}, {TableEpisodes, &b.Episodes}, {TableFailures, &b.Failures}} {
+		f, ok := File(m, t.table)
+		if !ok {
+			if t.table != TableFailures {
+				return Batch{}, fmt.Errorf("%s lists no %s file", schema.ShardKeys(m.Job, m.Batch).Manifest, t.table)
+			}
+			continue
+		}
+		body, err := shard.ReadFile(ctx, store, m.Job, f)
 		if err != nil {
-			return Batch{}, false, fmt.Errorf("job %s batch %d: %w", job, n, err)
+			return Batch{}, fmt.Errorf("job %s batch %d: %w", m.Job, m.Batch, err)
 		}
-		if slot := slots[f.Path]; slot != nil {
-			*slot = body
-		}
+		*t.into = body
 	}
-	if b.Turns == nil || b.Episodes == nil {
-		return Batch{}, false, fmt.Errorf("%s lists no turns or no episodes file", keys.Manifest)
-	}
-	return b, true, nil
+	return b, nil
 }
 
 // endedBefore reports whether job's _SUCCESS exists and counts at most n
