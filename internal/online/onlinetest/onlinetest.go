@@ -19,6 +19,9 @@ import (
 type Stream struct {
 	Store blob.Store
 	Job   string
+	// ResponseTokens is the largest response of a turn (shardtest's
+	// default when 0); large values make batches of many megabytes.
+	ResponseTokens int
 	// Prepared holds the batches whose turn logs are written, by number.
 	Prepared map[int]*shardtest.Batch
 }
@@ -31,7 +34,7 @@ func New(store blob.Store, job string) *Stream {
 // Prepare writes batch n's turn log (not committed yet).
 func (s *Stream) Prepare(t testing.TB, n int) *shardtest.Batch {
 	t.Helper()
-	b := shardtest.Write(context.Background(), t, s.Store, shardtest.Options{Job: s.Job, Batch: n, Seed: uint64(n) + 1, Gamma: 1})
+	b := shardtest.Write(context.Background(), t, s.Store, shardtest.Options{Job: s.Job, Batch: n, Seed: uint64(n) + 1, Gamma: 1, ResponseTokens: s.ResponseTokens})
 	s.Prepared[n] = b
 	return b
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/flight"
 	"github.com/apache/arrow/go/v17/arrow/memory"
+	"github.com/apache/arrow/go/v17/arrow/util"
 	"github.com/apache/arrow/go/v17/parquet/pqarrow"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -297,6 +298,32 @@ func TestBadTicketNamesField(t *testing.T) {
 	_, err := action(callCtx(t), c, stream.ActionAck, map[string]any{"job": job, "consumer": "trainer"})
 	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "body.batch") {
 		t.Errorf("ack without a batch: %v; want InvalidArgument naming body.batch", err)
+	}
+}
+
+// A batch far over gRPC's default 4 MiB message limit (which the Go client
+// keeps here) arrives whole, in several record batches.
+func TestLargeBatchArrivesWhole(t *testing.T) {
+	f := start(t)
+	f.stream.ResponseTokens = 150000
+	m := f.stream.Commit(t, 0)
+	if ent, _ := online.File(m, online.TableTurns); ent.Size < 1<<20 {
+		t.Fatalf("turns file of %d bytes: the test needs a batch of megabytes", ent.Size)
+	}
+	c := f.client(t)
+	tbl, md := get(t, c, "trainer", "turns")
+	f.checkBatch(t, tbl, md, m, online.TableTurns)
+	var arrowBytes int64
+	rdr := array.NewTableReader(tbl, 1<<30)
+	for rdr.Next() {
+		arrowBytes += util.TotalRecordSize(rdr.Record())
+	}
+	rdr.Release()
+	if arrowBytes < 4<<20 {
+		t.Fatalf("%d bytes of Arrow: the test needs a batch over gRPC's 4 MiB message limit", arrowBytes)
+	}
+	if n := len(tbl.Column(0).Data().Chunks()); n < 2 {
+		t.Fatalf("%d record batch(es): a batch this size must be split", n)
 	}
 }
 
