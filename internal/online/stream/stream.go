@@ -143,7 +143,10 @@ func (s *Service) DoGet(tkt *flight.Ticket, fs flight.FlightService_DoGetServer)
 		}
 		return s.fail(err, t)
 	}
-	f, _ := online.File(m, online.Table(t.Table))
+	f, ok := online.File(m, online.Table(t.Table))
+	if !ok {
+		return s.fail(fmt.Errorf("job %s batch %d: the manifest lists no %s file", t.Job, m.Batch, t.Table), t)
+	}
 	data, err := shard.ReadFile(ctx, s.Store, t.Job, f)
 	if err != nil {
 		return s.fail(fmt.Errorf("job %s batch %d: %w", t.Job, m.Batch, err), t)

@@ -343,3 +343,22 @@ func TestWaitBoundAndEndOfStream(t *testing.T) {
 		t.Fatalf("DoGet past the last batch: %v, want NotFound (end of stream)", err)
 	}
 }
+
+func TestCorruptFileIsDataLoss(t *testing.T) {
+	f := start(t)
+	m := f.stream.Commit(t, 0)
+	ent, _ := online.File(m, online.TableTurns)
+	ctx := context.Background()
+	data, err := blob.ReadAll(ctx, f.store, job+"/"+ent.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/3] ^= 0x55
+	if err := blob.PutBytes(ctx, f.store, job+"/"+ent.Path, data); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = tryGet(callCtx(t), f.client(t), map[string]any{"job": job, "consumer": "trainer"})
+	if status.Code(err) != codes.DataLoss || !strings.Contains(err.Error(), ent.Path) {
+		t.Fatalf("DoGet of a corrupted batch: %v, want DataLoss naming %s", err, ent.Path)
+	}
+}
