@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"regexp"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/quarry-rl/quarry/internal/blob"
 	"github.com/quarry-rl/quarry/schema"
 )
@@ -155,18 +157,27 @@ func Ack(ctx context.Context, store blob.Store, job, consumer string, batch int)
 	return c, nil
 }
 
-// Cursors reads the cursors of names, in order (one GET each).
+// Cursors reads the cursors of names, in order: one GET each, a few at a
+// time (a job names up to schema.MaxConsumers).
 func Cursors(ctx context.Context, store blob.Store, job string, names []string) ([]schema.Cursor, error) {
 	out := make([]schema.Cursor, len(names))
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(cursorReads)
 	for i, n := range names {
-		c, err := ReadCursor(ctx, store, job, n)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = c
+		g.Go(func() error {
+			c, err := ReadCursor(ctx, store, job, n)
+			out[i] = c
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
+
+// cursorReads bounds the GETs Cursors has in flight.
+const cursorReads = 8
 
 // Slowest returns the smallest NextBatch among names' cursors: the batches
 // before it are consumed by every one of them. With no names it is 0.
