@@ -28,12 +28,10 @@ import (
 
 // serveConfig is what `quarry serve` runs.
 type serveConfig struct {
-	output     string
-	listen     string // Flight
-	httpAddr   string // control API; "" disables it
-	conn       tclient.Options
-	onListen   func(flight, http net.Addr) // tests learn the bound ports
-	signalerFn func(log *slog.Logger) signalCloser
+	output   string
+	listen   string // Flight
+	httpAddr string // control API; "" disables it
+	conn     tclient.Options
 }
 
 func newServeCmd() *cobra.Command {
@@ -52,12 +50,7 @@ func newServeCmd() *cobra.Command {
 			ctx, stop := retrieveContext(cmd)
 			defer stop()
 			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
-			if cfg.onListen == nil {
-				cfg.onListen = func(f, h net.Addr) {
-					fmt.Fprintf(cmd.OutOrStdout(), "flight on %s, http control on %v\n", f, h)
-				}
-			}
-			return runServe(ctx, cfg, log)
+			return runServe(ctx, cfg, cmd.OutOrStdout(), log)
 		},
 	}
 	cmd.Flags().StringVar(&cfg.output, "output", "", "output root the jobs write to: a folder or s3://bucket/prefix (required)")
@@ -68,8 +61,9 @@ func newServeCmd() *cobra.Command {
 	return cmd
 }
 
-// runServe serves until ctx ends, then stops both servers and waits for them.
-func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
+// runServe serves until ctx ends, then stops both servers and waits for
+// them. Once both listen it prints their addresses to out (one line).
+func runServe(ctx context.Context, cfg serveConfig, out io.Writer, log *slog.Logger) error {
 	store, err := blob.Open(ctx, cfg.output, blob.WithLogger(log))
 	if err != nil {
 		return err
@@ -83,9 +77,11 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 	}
 	var g errgroup.Group
 	g.Go(fsrv.Serve)
-	var hsrv *http.Server
-	var haddr net.Addr
-	sig := cfg.signaler(log)
+	var (
+		hsrv  *http.Server
+		haddr net.Addr
+	)
+	sig := &lazyTemporal{dial: func() (client.Client, error) { return cfg.conn.Dial(log) }}
 	defer sig.Close()
 	if cfg.httpAddr != "" {
 		ln, err := net.Listen("tcp", cfg.httpAddr)
@@ -103,7 +99,11 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 			return nil
 		})
 	}
-	cfg.onListen(fsrv.Addr(), haddr)
+	control := "off"
+	if haddr != nil {
+		control = haddr.String()
+	}
+	fmt.Fprintf(out, "flight on %s, http control on %s\n", fsrv.Addr(), control)
 	log.Info("serving", "output", store.URL(), "flight", fsrv.Addr().String(), "http", cfg.httpAddr)
 	<-ctx.Done()
 	if hsrv != nil {
@@ -118,18 +118,6 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 // Signaler sends a signal to a workflow (client.Client does).
 type Signaler interface {
 	SignalWorkflow(ctx context.Context, workflowID, runID, signalName string, arg any) error
-}
-
-type signalCloser interface {
-	Signaler
-	Close()
-}
-
-func (cfg serveConfig) signaler(log *slog.Logger) signalCloser {
-	if cfg.signalerFn != nil {
-		return cfg.signalerFn(log)
-	}
-	return &lazyTemporal{dial: func() (client.Client, error) { return cfg.conn.Dial(log) }}
 }
 
 // lazyTemporal dials Temporal on the first signal, so the stream and the

@@ -256,3 +256,35 @@ func startServe(t *testing.T, ctx context.Context, args ...string) (flightAddr, 
 	}
 	return mm[1], mm[2]
 }
+
+// With --http "" only the stream serves, and no Temporal is needed: the
+// cursor endpoints and the stream never dial it.
+func TestServeWithoutHTTPNeedsNoTemporal(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	flightAddr, httpAddr := startServe(t, ctx, "--output", dir, "--listen", "127.0.0.1:0", "--http", "",
+		"--address", "127.0.0.1:1")
+	if httpAddr != "off" {
+		t.Fatalf("http control on %q with --http \"\", want off", httpAddr)
+	}
+	fc, err := flight.NewClientWithMiddleware(flightAddr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fc.Close()
+	s, err := fc.DoAction(ctx, &flight.Action{Type: "ack", Body: []byte(`{"job":"job-x","consumer":"trainer","batch":0}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Recv(); err != nil {
+		t.Fatalf("ack over Flight: %v", err)
+	}
+	store, err := blob.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cur, err := online.ReadCursor(ctx, store, "job-x", "trainer"); err != nil || cur.NextBatch != 1 {
+		t.Fatalf("stored cursor %+v, %v; want next_batch 1", cur, err)
+	}
+}
