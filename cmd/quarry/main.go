@@ -3,6 +3,7 @@
 //
 //	quarry envs [--category game] [--json]
 //	quarry play game:Mastermind-v0-easy [--seed 7] [--policy human|random|oracle] [-o key=value]
+//	quarry serve --output DIR [--listen 127.0.0.1:8815] [--http 127.0.0.1:8816]   # online jobs to trainers
 package main
 
 import (
@@ -31,7 +32,7 @@ func newRoot(in io.Reader, out io.Writer) *cobra.Command {
 	}
 	root.SetIn(in)
 	root.SetOut(out)
-	root.AddCommand(newEnvsCmd(), newPlayCmd(), newInspectCmd(), newRetrieveCmd())
+	root.AddCommand(newEnvsCmd(), newPlayCmd(), newInspectCmd(), newRetrieveCmd(), newServeCmd())
 	return root
 }
 
