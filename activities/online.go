@@ -2,14 +2,11 @@ package activities
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
 
 	"go.temporal.io/sdk/activity"
 
-	"github.com/quarry-rl/quarry/internal/blob"
-	"github.com/quarry-rl/quarry/schema"
+	"github.com/quarry-rl/quarry/internal/online"
 )
 
 // WaitConsumersName is the activity an online job runs while it may not
@@ -48,7 +45,7 @@ func (a *Activities) WaitConsumers(ctx context.Context, in WaitConsumersInput) (
 	}
 	deadline := time.Now().Add(in.Max)
 	for delay := waitPollFirst; ; delay = min(2*delay, waitPollMax) {
-		slowest, err := SlowestConsumer(ctx, st, in.Job, in.Consumers)
+		slowest, err := online.Slowest(ctx, st, in.Job, in.Consumers)
 		if err != nil {
 			return WaitConsumersResult{}, err
 		}
@@ -66,31 +63,4 @@ func (a *Activities) WaitConsumers(ctx context.Context, in WaitConsumersInput) (
 		case <-t.C:
 		}
 	}
-}
-
-// SlowestConsumer is the smallest next_batch among the named consumers'
-// cursors (a missing cursor is at 0).
-func SlowestConsumer(ctx context.Context, st blob.Store, job string, names []string) (int, error) {
-	slowest := -1
-	for _, name := range names {
-		n := 0
-		data, err := blob.ReadAll(ctx, st, schema.CursorKey(job, name))
-		switch {
-		case errors.Is(err, blob.ErrNotExist):
-		case err != nil:
-			return 0, fmt.Errorf("job %s: cursor of %s: %w", job, name, err)
-		default:
-			c, err := schema.UnmarshalCursor(data)
-			if err != nil {
-				// Retried: the job waits (and says why in its
-				// progress) until the consumer writes a valid cursor.
-				return 0, fmt.Errorf("job %s: cursor of %s: %w", job, name, err)
-			}
-			n = c.NextBatch
-		}
-		if slowest < 0 || n < slowest {
-			slowest = n
-		}
-	}
-	return max(slowest, 0), nil
 }

@@ -348,6 +348,10 @@ func (e SpecError) Error() string {
 	return fmt.Sprintf("invalid job spec (%d problem(s)):\n%s", len(e), strings.Join(lines, "\n"))
 }
 
+// ValidJobID reports whether id can be a job id: 1-63 of a-z 0-9 . _ -,
+// starting with a letter or digit (it names a folder and workflow ids).
+func ValidJobID(id string) bool { return jobIDPattern.MatchString(id) }
+
 var (
 	jobIDPattern  = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
 	envVarPattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

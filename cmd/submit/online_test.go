@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarry-rl/quarry/activities"
 	"github.com/quarry-rl/quarry/internal/blob"
+	"github.com/quarry-rl/quarry/internal/online"
 	"github.com/quarry-rl/quarry/internal/openaitest"
 	"github.com/quarry-rl/quarry/internal/shard"
 	"github.com/quarry-rl/quarry/schema"
@@ -359,7 +359,7 @@ func TestOnlineTrainerLoopSurvivesKills(t *testing.T) {
 		}
 	}
 	cursor := func() int {
-		n, err := activities.SlowestConsumer(context.Background(), store, job, []string{"trainer"})
+		n, err := online.Slowest(context.Background(), store, job, []string{"trainer"})
 		if err != nil {
 			t.Error(err)
 		}

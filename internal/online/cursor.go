@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 
 	"golang.org/x/sync/errgroup"
 
@@ -20,10 +19,6 @@ var ErrAhead = errors.New("ack ahead of the cursor")
 
 // ErrInvalidName reports a job or consumer name that cannot name objects.
 var ErrInvalidName = errors.New("invalid name")
-
-// jobPattern is schema's job id rule (schema.JobSpec.Validate): a job id is
-// a folder name under the output root, so nothing else may be read as one.
-var jobPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
 
 // CheckNames reports a job id or consumer name that is not valid, naming
 // which one and the rule.
@@ -39,7 +34,7 @@ func CheckNames(job, consumer string) error {
 
 // CheckJob reports a job id that is not valid.
 func CheckJob(job string) error {
-	if !jobPattern.MatchString(job) {
+	if !schema.ValidJobID(job) { // a folder under the output root: nothing else may be read as one
 		return fmt.Errorf("%w: job %q: want 1-63 characters of a-z, 0-9, '.', '_', '-', starting with a letter or digit", ErrInvalidName, job)
 	}
 	return nil
