@@ -670,3 +670,41 @@ func TestOnlineSyncAbortOnNewVersion(t *testing.T) {
 		t.Errorf("manifests %+v", ms)
 	}
 }
+
+// A trainer that serves new weights under a new model name announces it
+// with --model: the job asks for that name from then on, and the swap's 404
+// window costs no episode.
+func TestOnlineNewModelName(t *testing.T) {
+	srv := openaitest.Start(t, openaitest.WithPolicy(bisect), openaitest.WithLatency(20*time.Millisecond))
+	dir := t.TempDir()
+	const job = "online-rename"
+	spec := onlineSpec(t, dir, job, srv.BaseURL(), `
+  mode: sync
+  steps: 2`)
+	ctx, done := startLocal(t, dir, spec)
+	tr := &goTrainer{t: t, dir: dir, job: job, name: "trainer", announce: func(v string) {
+		if err := srv.SwapWeights(v, openaitest.SwapOptions{Unavailable: 300 * time.Millisecond, Status: 404, Model: "policy-" + v}); err != nil {
+			t.Error(err)
+		}
+		var stdout, stderr bytes.Buffer
+		root := newRoot(&stdout, &stderr)
+		root.SetArgs([]string{"--local", "--state-dir", filepath.Join(dir, "state"), "policy", job, "--version", v, "--model", "policy-" + v})
+		if err := root.ExecuteContext(context.Background()); err != nil {
+			t.Errorf("policy %s: %v\n%s", v, err, stderr.String())
+		}
+	}}
+	if err := tr.run(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	(<-done).wait(t)
+	ms, turns, _ := readShards(t, "file://"+filepath.Join(dir, "out"), job)
+	for _, r := range turns {
+		want := map[int32]string{0: openaitest.DefaultModel, 1: "policy-v1"}[r.Batch]
+		if r.PolicyModel != want {
+			t.Errorf("batch %d turn %s/%d asked for %q, want %q", r.Batch, r.EpisodeID, r.Turn, r.PolicyModel, want)
+		}
+	}
+	if len(ms) != 2 || ms[1].FailedEpisodes != 0 || ms[1].Policy.Current.Model != "policy-v1" {
+		t.Fatalf("manifests %+v", ms)
+	}
+}
