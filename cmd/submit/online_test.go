@@ -708,3 +708,43 @@ func TestOnlineNewModelName(t *testing.T) {
 		t.Fatalf("manifests %+v", ms)
 	}
 }
+
+// An online job without steps runs until it is cancelled; it never writes
+// _SUCCESS, and never runs further ahead than its consumer allows.
+func TestOnlineOpenEndedUntilCancelled(t *testing.T) {
+	srv := openaitest.Start(t, openaitest.WithPolicy(bisect), openaitest.WithLatency(20*time.Millisecond))
+	dir := t.TempDir()
+	const job = "online-open"
+	spec := onlineSpec(t, dir, job, srv.BaseURL(), `
+  consumers: [trainer]
+  max_batches_ahead: 1`)
+	ctx, done := startLocal(t, dir, spec)
+	tr := &goTrainer{t: t, dir: dir, job: job, name: "trainer"}
+	if err := tr.run(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	store, err := blob.Open(ctx, "file://"+filepath.Join(dir, "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := waitManifest(ctx, store, job, 3); err != nil {
+		t.Fatal(err) // the fourth batch: one ahead of the trainer
+	}
+	var stdout, stderr bytes.Buffer
+	root := newRoot(&stdout, &stderr)
+	root.SetArgs([]string{"--local", "--state-dir", filepath.Join(dir, "state"), "cancel", job})
+	if err := root.ExecuteContext(context.Background()); err != nil {
+		t.Fatalf("cancel: %v\n%s", err, stderr.String())
+	}
+	r := <-done
+	if r.err == nil || !strings.Contains(r.err.Error(), "cancel") {
+		t.Fatalf("the cancelled job ended with %v", r.err)
+	}
+	ms, _, _ := readShards(t, "file://"+filepath.Join(dir, "out"), job)
+	if len(ms) != 4 {
+		t.Errorf("%d batches committed with the trainer at 3 and max_batches_ahead 1: want 4", len(ms))
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", job, "_SUCCESS")); err == nil {
+		t.Error("an open-ended job wrote _SUCCESS")
+	}
+}
