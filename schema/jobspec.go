@@ -152,7 +152,31 @@ type OpenAIPolicy struct {
 	Concurrency int `json:"concurrency,omitempty"`
 	// PolicyVersion labels the weights that produced the data (a column).
 	PolicyVersion string `json:"policy_version,omitempty"`
+	// API is chat (default: /v1/chat/completions with the wrapper's
+	// messages) or completions (/v1/completions with a prompt built by
+	// Template or TemplateText from the wrapper's text).
+	API string `json:"api,omitempty"`
+	// Template names a prompt template (GEM's qwen3_game, qwen3_general,
+	// no, code, …; internal/prompt) for api: completions. TemplateText is a
+	// user template instead (Go text/template; `submit` inlines a
+	// template_file into it), so workers need no file.
+	Template     string `json:"template,omitempty"`
+	TemplateText string `json:"template_text,omitempty"`
+	// SystemPrompt, for api: chat, is a system message before the first
+	// observation.
+	SystemPrompt string `json:"system_prompt,omitempty"`
+	// Tokens is "" (token ids as the server returns them, if asked) or
+	// exact (token-in/token-out: prompts are sent as token ids, responses
+	// appended as served, only new text tokenised; vLLM and SGLang).
+	Tokens string `json:"tokens,omitempty"`
 }
+
+// Policy APIs and token modes.
+const (
+	APIChat        = "chat"
+	APICompletions = "completions"
+	TokensExact    = "exact"
+)
 
 // Sampling parameters of the chat completions request.
 type Sampling struct {
