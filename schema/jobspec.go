@@ -518,10 +518,39 @@ func (p Policy) validate(add func(path, format string, args ...any)) {
 	if o.Concurrency < 1 {
 		add("policy.openai.concurrency", "%d: want at least 1", o.Concurrency)
 	}
-	for _, k := range []string{"model", "messages", "stream"} {
+	for _, k := range []string{"model", "messages", "stream", "prompt"} {
 		if _, ok := o.ExtraBody[k]; ok {
 			add("policy.openai.extra_body."+k, "set by Quarry; remove it from extra_body")
 		}
+	}
+	o.validateAPI(add)
+}
+
+// validateAPI checks the prompt settings: api, template, system_prompt, tokens.
+func (o *OpenAIPolicy) validateAPI(add func(path, format string, args ...any)) {
+	switch o.API {
+	case "", APIChat:
+		if o.Template != "" || o.TemplateText != "" {
+			add("policy.openai.template", "only used with api: completions (chat prompts are the wrapper's messages; see system_prompt)")
+		}
+	case APICompletions:
+		switch {
+		case o.SystemPrompt != "":
+			add("policy.openai.system_prompt", "only used with api: chat (a completions prompt is the template's text)")
+		case o.Template == "" && o.TemplateText == "":
+			add("policy.openai.template", "required with api: completions: a template name (qwen3_game, qwen3_general, no, code, …) or template_file")
+		case o.Template != "" && o.TemplateText != "":
+			add("policy.openai.template", "give template or template_file, not both")
+		}
+	default:
+		add("policy.openai.api", "%q: want chat or completions", o.API)
+	}
+	switch o.Tokens {
+	case "":
+	case TokensExact:
+		add("policy.openai.tokens", "exact (token-in/token-out) is not in this release yet; leave tokens unset (token ids as served, with extra_body.return_token_ids)")
+	default:
+		add("policy.openai.tokens", "%q: want exact, or leave it unset", o.Tokens)
 	}
 }
 

@@ -32,7 +32,8 @@ const (
 	MaxRequestTimeout    = Duration(2 * time.Hour)
 	MaxPythonTimeout     = Duration(5 * time.Minute) // the ToolCall activity's own cap is 10m
 	MaxSearchTimeout     = Duration(5 * time.Minute)
-	MaxNameLen           = 512 // model, policy_version
+	MaxNameLen           = 512      // model, policy_version, template
+	MaxPromptText        = 16 << 10 // template_text, system_prompt: copied into every turn's input
 	MaxSpecDocumentBytes = 1 << 20
 )
 
@@ -109,8 +110,13 @@ func (s JobSpec) checkBounds(add func(path, format string, args ...any)) {
 			add("policy.openai.sampling.stop", "%d stop strings: want at most %d", len(o.Sampling.Stop), MaxStops)
 		}
 		at("policy.openai.request_timeout", o.RequestTimeout, MaxRequestTimeout)
+		for _, f := range []struct{ path, v string }{{"policy.openai.template_file", o.TemplateText}, {"policy.openai.system_prompt", o.SystemPrompt}} {
+			if len(f.v) > MaxPromptText {
+				add(f.path, "%d bytes: want at most %d (it is copied into every turn's workflow input)", len(f.v), MaxPromptText)
+			}
+		}
 		atMost("policy.openai.concurrency", o.Concurrency, MaxConcurrency)
-		for _, f := range []struct{ path, v string }{{"policy.openai.model", o.Model}, {"policy.openai.policy_version", o.PolicyVersion}} {
+		for _, f := range []struct{ path, v string }{{"policy.openai.model", o.Model}, {"policy.openai.policy_version", o.PolicyVersion}, {"policy.openai.template", o.Template}} {
 			if len(f.v) > MaxNameLen {
 				add(f.path, "%d bytes: want at most %d", len(f.v), MaxNameLen)
 			}
