@@ -282,6 +282,9 @@ func (a *Activities) session(ctx context.Context, ep EpisodeRef, head *schema.Tu
 	if err != nil {
 		return nil, fmt.Errorf("reset %s: %w", ep.ID(), err)
 	}
+	if f := frameFor(ep.Spec.Policy.OpenAI); f != nil {
+		s.UseFrame(f)
+	}
 	if head != nil {
 		st, err := a.Stores.Open(ctx, ep.Spec.Output)
 		if err != nil {

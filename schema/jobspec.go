@@ -442,6 +442,9 @@ func (s JobSpec) Validate() error {
 	}
 	s.Episode.validate(add)
 	s.Policy.validate(add)
+	if o := s.Policy.OpenAI; o != nil && o.API == APICompletions && s.Wrapper == DefaultWrapper {
+		add("wrapper", "chat renders messages; api: completions needs a text wrapper (concat, concat_with_action, last) for its template")
+	}
 	s.validateOnline(add)
 	if s.Tools != nil {
 		s.Tools.validate(s.Policy.Kind, s.Wrapper, add)

@@ -27,6 +27,27 @@ type Session struct {
 	Turn int
 	Head *schema.TurnRef
 	Done bool
+	// frame shapes each prompt (UseFrame); frameErr is its last failure.
+	frame    Frame
+	frameErr error
+}
+
+// Frame shapes every prompt the policy is sent — a system message, a
+// completions template — before it is recorded or requested.
+type Frame func(envs.Prompt) (envs.Prompt, error)
+
+// UseFrame shapes the current prompt and every later one with f. Call it
+// before the first Peek (and before Replay).
+func (s *Session) UseFrame(f Frame) {
+	s.frame = f
+	s.setPrompt(s.prompt)
+}
+
+func (s *Session) setPrompt(p envs.Prompt) {
+	s.prompt, s.frameErr = p, nil
+	if s.frame != nil {
+		s.prompt, s.frameErr = s.frame(p)
+	}
 }
 
 // NewSession resets env for the slot's task: dataset row row, or for a
@@ -44,7 +65,12 @@ func NewSession(env envs.Env, envVersion string, w envs.Wrapper, maxHistory int,
 func (s *Session) Prompt() envs.Prompt { return s.prompt }
 
 // Peek returns the next request's prompt delta and message-level segment.
-func (s *Session) Peek() (string, int, error) { return s.conv.Peek(s.prompt) }
+func (s *Session) Peek() (string, int, error) {
+	if s.frameErr != nil {
+		return "", 0, fmt.Errorf("prompt: %w", s.frameErr)
+	}
+	return s.conv.Peek(s.prompt)
+}
 
 // PromptTokens splits a served prompt into the tokens not yet in the
 // segment and the segment they belong to: when the served prompt does not
@@ -104,7 +130,7 @@ func (s *Session) commit(gen schema.TurnRecord, next envs.Prompt) {
 		}
 		s.tokens = append(append(s.tokens, gen.PromptTokenIDs...), gen.ResponseTokenIDs...)
 	}
-	s.prompt = next
+	s.setPrompt(next)
 	s.Turn++
 }
 
