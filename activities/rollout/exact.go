@@ -1,0 +1,104 @@
+package rollout
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/quarry-rl/quarry/envs"
+)
+
+// Tokenizer tokenises text the way the serving engine does (its /tokenize):
+// plain text, or chat messages through the model's chat template.
+type Tokenizer interface {
+	Text(ctx context.Context, text string, special bool) ([]int32, error)
+	Chat(ctx context.Context, msgs []envs.Message, generationPrompt bool) ([]int32, error)
+	// Closing is what the chat template writes after an assistant message's
+	// content (ChatML: <|im_end|> and a newline).
+	Closing(ctx context.Context) ([]int32, error)
+}
+
+// ExactPrompt is the next request's prompt as token ids in token-in/token-out
+// mode (docs/tokens.md). Earlier turns' ids are reused exactly as sent and
+// served; only what the next request adds is tokenised:
+//   - chat form: the messages added since the last response, through the
+//     chat template (after the template's closing of that response, which
+//     the served ids may lack);
+//   - text form: the text the prompt adds after the last prompt and
+//     response.
+//
+// A prompt that does not extend the last one (a wrapper or template that
+// re-renders the history) starts a new segment, tokenised whole once.
+func (s *Session) ExactPrompt(ctx context.Context, tk Tokenizer, chat bool) ([]int32, error) {
+	if s.frameErr != nil {
+		return nil, fmt.Errorf("prompt: %w", s.frameErr)
+	}
+	msgs := messages(s.prompt)
+	add, segment := s.conv.diff(msgs)
+	extends := s.Turn > 0 && len(s.tokens) > 0 && segment == s.segment && len(add) > 0
+	switch {
+	case chat && extends:
+		return s.extendChat(ctx, tk, add)
+	case chat:
+		return tk.Chat(ctx, msgs, true)
+	}
+	if suffix, ok := s.textSuffix(); ok {
+		ids, err := tk.Text(ctx, suffix, false)
+		if err != nil {
+			return nil, err
+		}
+		return append(slices.Clone(s.tokens), ids...), nil
+	}
+	return tk.Text(ctx, s.prompt.Text, true)
+}
+
+// extendChat appends the template's closing of the last response (what the
+// served ids lack of it) and the added messages with the generation prompt.
+func (s *Session) extendChat(ctx context.Context, tk Tokenizer, add []envs.Message) ([]int32, error) {
+	closing, err := tk.Closing(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// The served response may end with the first tokens of the closing
+	// (vLLM includes the end-of-turn token it stopped on).
+	bridge := closing
+	for k := len(closing); k > 0; k-- {
+		if hasSuffix(s.tokens, closing[:k]) {
+			bridge = closing[k:]
+			break
+		}
+	}
+	opening := []envs.Message{{Role: "assistant", Content: "x"}}
+	base, err := tk.Chat(ctx, opening, false)
+	if err != nil {
+		return nil, err
+	}
+	full, err := tk.Chat(ctx, append(opening, add...), true)
+	if err != nil {
+		return nil, err
+	}
+	if len(full) < len(base) || !slices.Equal(full[:len(base)], base) {
+		return nil, fmt.Errorf("the chat template does not render messages one after another (its rendering of an added message changes what precedes it); token-in/token-out needs one that does")
+	}
+	out := slices.Clone(s.tokens)
+	out = append(out, bridge...)
+	return append(out, full[len(base):]...), nil
+}
+
+// textSuffix is what the text prompt adds after the last prompt and its
+// response, when it extends them.
+func (s *Session) textSuffix() (string, bool) {
+	if s.Turn == 0 || len(s.tokens) == 0 || len(s.conv.prev) != 2 || s.prompt.Messages != nil {
+		return "", false
+	}
+	prev := s.conv.prev[0].Content + s.conv.prev[1].Content
+	if !strings.HasPrefix(s.prompt.Text, prev) || len(s.prompt.Text) == len(prev) {
+		return "", false
+	}
+	return s.prompt.Text[len(prev):], true
+}
+
+func hasSuffix(s, suffix []int32) bool {
+	return len(s) >= len(suffix) && slices.Equal(s[len(s)-len(suffix):], suffix)
+}
