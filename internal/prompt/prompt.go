@@ -106,8 +106,9 @@ func suggest(name string, known []string) []string {
 	var cands []cand
 	lower := strings.ToLower(name)
 	for _, k := range known {
-		d := levenshtein.ComputeDistance(lower, k)
-		if len(lower) >= 3 && strings.HasPrefix(k, lower) {
+		kl := strings.ToLower(k)
+		d := levenshtein.ComputeDistance(lower, kl)
+		if len(lower) >= 3 && strings.HasPrefix(kl, lower) {
 			d = 1 // "qwen3" → qwen3_game, qwen3_general
 		}
 		if d <= max(2, len(name)/3) {
