@@ -7,8 +7,11 @@ import (
 )
 
 // GEM's observation wrappers (gem/wrappers/wrapper_factory.py), by the name a
-// spec gives them.
+// spec gives them, and Quarry's own: last, and chat (Quarry's concat_chat,
+// templated by the server).
 const (
+	WrapperLast              = "last"
+	WrapperChat              = "chat"
 	WrapperConcat            = "concat"
 	WrapperConcatWithAction  = "concat_with_action"
 	WrapperConcatChat        = "concat_chat"
@@ -53,12 +56,14 @@ func (t Template) extends(wrapper string) error {
 	switch wrapper {
 	case WrapperConcat:
 		return fmt.Errorf("%w: concat does not show the model's responses", ErrNoContinuation)
-	case WrapperConcatChat:
+	case WrapperLast:
+		return fmt.Errorf("%w: last shows only the newest observation", ErrNoContinuation)
+	case WrapperConcatChat, WrapperChat:
 		return fmt.Errorf("%w: concat_chat re-renders the history with the tokenizer's chat template (Qwen3's drops earlier <think> blocks)", ErrNoContinuation)
 	case WrapperConcatWithAction, WrapperConcatChatOnReset:
 	default:
-		return fmt.Errorf("unknown observation wrapper %q: want %s, %s, %s or %s", wrapper,
-			WrapperConcat, WrapperConcatWithAction, WrapperConcatChat, WrapperConcatChatOnReset)
+		return fmt.Errorf("unknown observation wrapper %q: want %s, %s, %s, %s, %s or %s", wrapper, WrapperLast,
+			WrapperConcat, WrapperConcatWithAction, WrapperConcatChat, WrapperConcatChatOnReset, WrapperChat)
 	}
 	if !t.appendable {
 		return fmt.Errorf("%w: template %s puts text after the observation, which moves on every turn", ErrNoContinuation, t.name)

@@ -166,7 +166,9 @@ func TestContinuationRules(t *testing.T) {
 		{suffixed, WrapperConcatWithAction, false, "puts text after the observation"},
 		{turned, WrapperConcatWithAction, false, "puts text after the observation"},
 		{piped, WrapperConcatWithAction, false, "puts text after the observation"},
-		{no, "chat", false, "unknown observation wrapper"},
+		{no, WrapperChat, false, "chat template"},
+		{no, WrapperLast, false, "only the newest observation"},
+		{no, "concat-chat", false, "unknown observation wrapper"},
 	} {
 		cont, err := tc.tm.Continuation(tc.wrapper, "resp", "obs")
 		if tc.extends {
@@ -178,7 +180,7 @@ func TestContinuationRules(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.errSubst) {
 			t.Errorf("%s+%s: %v, want an error containing %q", tc.tm.Name(), tc.wrapper, err, tc.errSubst)
 		}
-		if tc.wrapper == "chat" && errors.Is(err, ErrNoContinuation) {
+		if tc.wrapper == "concat-chat" && errors.Is(err, ErrNoContinuation) {
 			t.Errorf("an unknown wrapper is a spec error, not ErrNoContinuation")
 		}
 	}
