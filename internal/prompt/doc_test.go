@@ -17,6 +17,20 @@ func TestDocTemplatesMatchGEM(t *testing.T) {
 	}
 	blocks := docBlocks(string(doc))
 	c, _ := loadGolden(t)
+	// The page's code recipe for a Qwen chat model: GEM's code text as one
+	// ChatML user message with the generation prompt.
+	if text, ok := blocks["code+chatml"]; !ok {
+		t.Error("docs/prompts.md has no ~~~tmpl code+chatml block")
+	} else if user, err := Parse(text); err != nil {
+		t.Errorf("code+chatml: %v", err)
+	} else {
+		code, _ := Lookup("code")
+		want, _ := code.Render(Input{Observation: "Q?"})
+		want = "<|im_start|>user\n" + want + "<|im_end|>\n<|im_start|>assistant\n"
+		if got, err := user.Render(Input{Observation: "Q?"}); err != nil || got != want {
+			t.Errorf("code+chatml: got %q, %v\nwant %q", got, err, want)
+		}
+	}
 	for _, name := range Names() {
 		text, ok := blocks[name]
 		if !ok {

@@ -50,6 +50,39 @@ type Template struct {
 // Name is the template's name ("user" for a parsed template).
 func (t Template) Name() string { return t.name }
 
+// Source says where the template comes from: GEM's file and function, or
+// template_file.
+func (t Template) Source() string {
+	if t.gem != nil {
+		return "axon-rl/gem@" + GEMCommit[:7] + " " + t.gem.source
+	}
+	return UserTemplateName
+}
+
+// Resolve returns the template a spec asks for: GEM's template called name
+// (policy.openai.template) or the user template text
+// (policy.openai.template_text, from template_file). Errors name the field.
+func Resolve(name, text string) (Template, error) {
+	switch {
+	case name != "" && text != "":
+		return Template{}, errors.New("policy.openai.template: give template or template_file, not both")
+	case name != "":
+		t, err := Lookup(name)
+		if err != nil {
+			return Template{}, fmt.Errorf("policy.openai.template: %w", err)
+		}
+		return t, nil
+	case text != "":
+		t, err := Parse(text)
+		if err != nil {
+			return Template{}, fmt.Errorf("policy.openai.template_file: %w", err)
+		}
+		return t, nil
+	}
+	return Template{}, errors.New("policy.openai.template: required with api: completions: a template name (" +
+		strings.Join(Names(), ", ") + ") or template_file")
+}
+
 // Render builds the prompt for in.
 func (t Template) Render(in Input) (string, error) {
 	switch {

@@ -202,3 +202,24 @@ func FuzzParse(f *testing.F) {
 		_, _ = tm.Render(Input{Observation: "obs", SystemPrompt: "sys", Turn: 1})
 	})
 }
+
+func TestResolve(t *testing.T) {
+	tm, err := Resolve("qwen3_game", "")
+	if err != nil || tm.Name() != "qwen3_game" || !strings.Contains(tm.Source(), "train_oat.py apply_qwen3_game_template") {
+		t.Fatalf("Resolve(qwen3_game) = %q %q, %v", tm.Name(), tm.Source(), err)
+	}
+	tm, err = Resolve("", "Q: {{.Observation}}")
+	if err != nil || tm.Source() != UserTemplateName {
+		t.Fatalf("Resolve(text) = %q, %v", tm.Source(), err)
+	}
+	for _, tc := range []struct{ name, text, want string }{
+		{"qwen3_gam", "", "policy.openai.template: unknown prompt template \"qwen3_gam\"; did you mean qwen3_game?"},
+		{"", "{{.Obs}}", "policy.openai.template_file: parse template_file: template_file:1:2: unknown field .Obs"},
+		{"no", "{{.Observation}}", "not both"},
+		{"", "", "required with api: completions"},
+	} {
+		if _, err := Resolve(tc.name, tc.text); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Resolve(%q, %q) = %v, want %q", tc.name, tc.text, err, tc.want)
+		}
+	}
+}
