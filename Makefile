@@ -46,3 +46,4 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzJSONL$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./envs/dataset
 	$(GO) test -run '^$$' -fuzz '^FuzzJSONLIndex$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./envs/dataset
 	$(GO) test -run '^$$' -fuzz '^FuzzParquet$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./envs/dataset
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./internal/prompt
