@@ -176,6 +176,9 @@ func (a *Activities) ValidateJob(ctx context.Context, spec schema.JobSpec) (Vali
 	if err == nil {
 		err = CheckTools(spec)
 	}
+	if err == nil {
+		err = CheckPrompt(spec)
+	}
 	if err != nil {
 		return ValidateJobResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInvalidSpec, err)
 	}

@@ -3,22 +3,67 @@ package activities
 import (
 	"github.com/quarry-rl/quarry/activities/rollout"
 	"github.com/quarry-rl/quarry/envs"
+	"github.com/quarry-rl/quarry/internal/prompt"
 	"github.com/quarry-rl/quarry/schema"
 )
 
-// frameFor is how an endpoint policy shapes the wrapper's prompts before
-// they are recorded and sent: with api: chat, a system_prompt goes first
-// (before any system message the env has); nil when prompts go as they are.
-func frameFor(o *schema.OpenAIPolicy) rollout.Frame {
-	if o == nil || o.SystemPrompt == "" {
+// CheckPrompt checks an endpoint policy's prompt settings against the
+// templates this build knows (internal/prompt): the template name or the
+// user template's fields. The submit CLI calls it before submission,
+// ValidateJob again on a worker.
+func CheckPrompt(spec schema.JobSpec) error {
+	o := spec.Policy.OpenAI
+	if o == nil || o.API != schema.APICompletions {
 		return nil
 	}
-	system := envs.Message{Role: "system", Content: o.SystemPrompt}
-	return func(p envs.Prompt) (envs.Prompt, error) {
-		msgs := p.Messages
-		if msgs == nil {
-			msgs = []envs.Message{{Role: "user", Content: p.Text}}
-		}
-		return envs.Prompt{Messages: append([]envs.Message{system}, msgs...)}, nil
+	if _, err := prompt.Resolve(o.Template, o.TemplateText); err != nil {
+		return schema.SpecError{{Path: "policy.openai.template", Problem: err.Error()}}
 	}
+	return nil
+}
+
+// frameFor is how an endpoint policy shapes the wrapper's prompts before
+// they are recorded and sent: with api: chat, a system_prompt goes first
+// (before any system message the env has); with api: completions, the
+// template renders the wrapper's text. Nil when prompts go as they are.
+func frameFor(o *schema.OpenAIPolicy) (rollout.Frame, error) {
+	switch {
+	case o == nil:
+		return nil, nil
+	case o.API == schema.APICompletions:
+		t, err := prompt.Resolve(o.Template, o.TemplateText)
+		if err != nil {
+			return nil, err
+		}
+		return func(p envs.Prompt, turn int) (envs.Prompt, error) {
+			text, err := t.Render(prompt.Input{Observation: textOf(p), SystemPrompt: o.SystemPrompt, Turn: turn})
+			return envs.Prompt{Text: text}, err
+		}, nil
+	case o.SystemPrompt != "":
+		system := envs.Message{Role: "system", Content: o.SystemPrompt}
+		return func(p envs.Prompt, _ int) (envs.Prompt, error) {
+			msgs := p.Messages
+			if msgs == nil {
+				msgs = []envs.Message{{Role: "user", Content: p.Text}}
+			}
+			return envs.Prompt{Messages: append([]envs.Message{system}, msgs...)}, nil
+		}, nil
+	}
+	return nil, nil
+}
+
+// textOf is a prompt's text; a message list (a chat wrapper, refused with
+// api: completions before submission) is joined by blank lines.
+func textOf(p envs.Prompt) string {
+	if p.Messages == nil {
+		return p.Text
+	}
+	var s string
+	for i, m := range p.Messages {
+		if i > 0 {
+			s += "\n\n"
+		}
+		s += m.Content
+	}
+	return s
 }

@@ -282,7 +282,11 @@ func (a *Activities) session(ctx context.Context, ep EpisodeRef, head *schema.Tu
 	if err != nil {
 		return nil, fmt.Errorf("reset %s: %w", ep.ID(), err)
 	}
-	if f := frameFor(ep.Spec.Policy.OpenAI); f != nil {
+	f, err := frameFor(ep.Spec.Policy.OpenAI)
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInvalidSpec, err)
+	}
+	if f != nil {
 		s.UseFrame(f)
 	}
 	if head != nil {

@@ -162,6 +162,9 @@ type OpenAIPolicy struct {
 	// template_file into it), so workers need no file.
 	Template     string `json:"template,omitempty"`
 	TemplateText string `json:"template_text,omitempty"`
+	// TemplateFile is a user template's path (relative to the spec file);
+	// `submit` reads it into TemplateText and clears it.
+	TemplateFile string `json:"template_file,omitempty"`
 	// SystemPrompt, for api: chat, is a system message before the first
 	// observation.
 	SystemPrompt string `json:"system_prompt,omitempty"`
@@ -533,11 +536,13 @@ func (p Policy) validate(add func(path, format string, args ...any)) {
 func (o *OpenAIPolicy) validateAPI(add func(path, format string, args ...any)) {
 	switch o.API {
 	case "", APIChat:
-		if o.Template != "" || o.TemplateText != "" {
+		if o.Template != "" || o.TemplateText != "" || o.TemplateFile != "" {
 			add("policy.openai.template", "only used with api: completions (chat prompts are the wrapper's messages; see system_prompt)")
 		}
 	case APICompletions:
 		switch {
+		case o.TemplateFile != "":
+			add("policy.openai.template_file", "not read: submit reads the file into the spec (template_text); a spec sent another way must carry template_text")
 		case o.SystemPrompt != "":
 			add("policy.openai.system_prompt", "only used with api: chat (a completions prompt is the template's text)")
 		case o.Template == "" && o.TemplateText == "":

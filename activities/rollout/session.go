@@ -34,19 +34,20 @@ type Session struct {
 
 // Frame shapes every prompt the policy is sent — a system message, a
 // completions template — before it is recorded or requested.
-type Frame func(envs.Prompt) (envs.Prompt, error)
+type Frame func(p envs.Prompt, turn int) (envs.Prompt, error)
 
 // UseFrame shapes the current prompt and every later one with f. Call it
 // before the first Peek (and before Replay).
 func (s *Session) UseFrame(f Frame) {
 	s.frame = f
-	s.setPrompt(s.prompt)
+	s.setPrompt(s.prompt, s.Turn)
 }
 
-func (s *Session) setPrompt(p envs.Prompt) {
+// setPrompt makes p, framed, the prompt of turn.
+func (s *Session) setPrompt(p envs.Prompt, turn int) {
 	s.prompt, s.frameErr = p, nil
 	if s.frame != nil {
-		s.prompt, s.frameErr = s.frame(p)
+		s.prompt, s.frameErr = s.frame(p, turn)
 	}
 }
 
@@ -130,7 +131,7 @@ func (s *Session) commit(gen schema.TurnRecord, next envs.Prompt) {
 		}
 		s.tokens = append(append(s.tokens, gen.PromptTokenIDs...), gen.ResponseTokenIDs...)
 	}
-	s.setPrompt(next)
+	s.setPrompt(next, s.Turn+1)
 	s.Turn++
 }
 

@@ -43,6 +43,9 @@ func loadSpec(path string) (schema.JobSpec, error) {
 	if err != nil {
 		return schema.JobSpec{}, fmt.Errorf("%s: %w", path, err)
 	}
+	if err := inlineTemplate(&spec, filepath.Dir(path)); err != nil {
+		return schema.JobSpec{}, fmt.Errorf("%s: %w", path, err)
+	}
 	spec = spec.WithDefaults()
 	if !strings.Contains(spec.Output, "://") {
 		// Workers may run elsewhere: a folder is made absolute here.
@@ -65,7 +68,39 @@ func loadSpec(path string) (schema.JobSpec, error) {
 	if err := activities.CheckTools(spec); err != nil {
 		return schema.JobSpec{}, fmt.Errorf("%s: %w", path, err)
 	}
+	if err := activities.CheckPrompt(spec); err != nil {
+		return schema.JobSpec{}, fmt.Errorf("%s: %w", path, err)
+	}
 	return spec, nil
+}
+
+// inlineTemplate reads policy.openai.template_file (relative to dir) into
+// template_text, so workers need no file and the spec's hash covers it.
+func inlineTemplate(spec *schema.JobSpec, dir string) error {
+	o := spec.Policy.OpenAI
+	if o == nil || o.TemplateFile == "" {
+		return nil
+	}
+	p := o.TemplateFile
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return fmt.Errorf("policy.openai.template_file: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, schema.MaxPromptText+1))
+	if err != nil {
+		return fmt.Errorf("policy.openai.template_file: %w", err)
+	}
+	if len(data) > schema.MaxPromptText {
+		return fmt.Errorf("policy.openai.template_file: %s is over %d bytes", o.TemplateFile, schema.MaxPromptText)
+	}
+	c := *o
+	c.TemplateText, c.TemplateFile = string(data), ""
+	spec.Policy.OpenAI = &c
+	return nil
 }
 
 // readSpecFile reads at most one byte past the document limit, so a huge
