@@ -1,6 +1,9 @@
 // Package inference is Quarry's client for OpenAI-compatible chat
 // endpoints (vLLM, SGLang, OpenAI): a Pool over one or more replicas of one
-// model, built on github.com/sashabaranov/go-openai.
+// model, built on github.com/sashabaranov/go-openai. Besides chat
+// completions it sends vLLM-style completions (text or token-id prompts,
+// Request.Prompt/PromptIDs) and tokenises through the server's /tokenize
+// (Pool.Tokenize), with the same routing, retries and validation.
 //
 // A Pool routes each request by an affinity key (an episode's or a group's
 // id) with bounded-load consistent hashing, so a replica's prefix cache is
@@ -79,9 +82,16 @@ type Function struct {
 	Parameters  json.RawMessage // JSON Schema object
 }
 
-// Request is one chat completion.
+// Request is one generation: a chat completion (Messages) or a completion
+// (Prompt or PromptIDs, sent to /v1/completions); exactly one of the three.
 type Request struct {
 	Messages []Message
+	// Prompt is a completion's prompt text; PromptIDs a completion's prompt
+	// as token ids (token-in/token-out: vLLM takes a list of ints), which
+	// also asks for return_token_ids and requires the answer's
+	// prompt_token_ids, when served, to equal them.
+	Prompt    string
+	PromptIDs []int32
 	// Model replaces the pool's model name when set (an online job's
 	// trainer may serve new weights under a new name).
 	Model string
@@ -115,7 +125,8 @@ type Progress struct {
 	Faults []string
 }
 
-// Result is one generation, as served.
+// Result is one generation, as served: a chat completion's or a
+// completion's (a completion has no Reasoning or ToolCalls).
 type Result struct {
 	Text      string
 	Reasoning string // reasoning_content / reasoning, when the server parses it out
@@ -135,7 +146,8 @@ type Result struct {
 	Model            string
 	Endpoint         string
 	// SamplingParams is the JSON object of every field sent besides model,
-	// messages and stream (sampling parameters and extra_body), keys sorted.
+	// messages, prompt and stream (sampling parameters and extra_body),
+	// keys sorted.
 	SamplingParams string
 	// Latency of the successful attempt; Attempts counts all attempts.
 	Latency  time.Duration
@@ -166,6 +178,7 @@ type options struct {
 	transport      http.RoundTripper
 	badAnswers     int
 	preflight      time.Duration
+	probeCaps      bool
 }
 
 // Option configures a Pool.
@@ -252,6 +265,9 @@ type Pool struct {
 	http      *http.Client
 	o         options
 	log       *slog.Logger
+	// spec is the policy the pool serves: what its preflight requires
+	// (api, tokens) and its extra_body (for Tokenize's chat template).
+	spec schema.OpenAIPolicy
 }
 
 // NewPool builds a pool from a validated spec. The API key is read from
@@ -292,7 +308,7 @@ func NewPool(spec schema.OpenAIPolicy, opts ...Option) (*Pool, error) {
 	case o.preflight <= 0:
 		return nil, bad("preflight timeout %v: want a positive duration", o.preflight)
 	}
-	p := &Pool{model: spec.Model, sampling: spec.Sampling, o: o, log: o.logger}
+	p := &Pool{model: spec.Model, sampling: spec.Sampling, o: o, log: o.logger, spec: spec}
 	if p.log == nil {
 		p.log = slog.New(slog.DiscardHandler)
 	}
@@ -503,15 +519,60 @@ func (p *Pool) heartbeat(f func(Progress), b *beat, start time.Time) (stop func(
 // as kind ErrBadAnswer; exhausted retries as the last failure's kind
 // (ErrUnavailable or ErrBadAnswer); the end of ctx as ctx's error.
 func (p *Pool) Generate(ctx context.Context, req Request) (Result, error) {
-	start := time.Now()
-	cr, extra, err := p.prepare(req)
+	c, err := p.plan(req)
 	if err != nil {
 		return Result{}, err
 	}
+	return p.run(ctx, c, req.Affinity, req.Heartbeat)
+}
+
+// call is one kind of request the retry loop makes: send makes one
+// attempt at ep (its transport fills ex), decode reads the answer of a
+// send that succeeded; want is what the answer must carry.
+type call struct {
+	send  func(ctx context.Context, ep *endpoint, ex *exchange) (decode func() (Result, error), err error)
+	extra map[string]json.RawMessage
+	want  wanted
+	what  string // "chat completion", "completion", "tokenize": for errors
+	route string // "POST /v1/completions", …
+}
+
+// plan builds the call of a Request: a chat completion (Messages) or a
+// completion (Prompt or PromptIDs), exactly one of them.
+func (p *Pool) plan(req Request) (call, error) {
+	n := 0
+	for _, set := range []bool{req.Messages != nil, req.Prompt != "", req.PromptIDs != nil} {
+		if set {
+			n++
+		}
+	}
+	if n > 1 {
+		return call{}, fmt.Errorf("inference: %w: give one of messages, prompt and prompt ids", ErrBadRequest)
+	}
+	if req.Prompt != "" || req.PromptIDs != nil {
+		return p.planCompletion(req)
+	}
+	cr, extra, err := p.prepare(req)
+	if err != nil {
+		return call{}, err
+	}
+	send := func(ctx context.Context, ep *endpoint, ex *exchange) (func() (Result, error), error) {
+		resp, err := ep.client.CreateChatCompletion(ctx, cr)
+		if err != nil {
+			return nil, err
+		}
+		return func() (Result, error) { return decodeResult(resp, ex.body) }, nil
+	}
+	return call{send: send, extra: extra, want: asked(&cr, extra), what: "chat completion"}, nil
+}
+
+// run makes c's attempts, retrying transient failures (see Generate).
+func (p *Pool) run(ctx context.Context, c call, key string, heartbeat func(Progress)) (Result, error) {
+	start := time.Now()
 	var b beat
 	b.set(1, "")
-	if req.Heartbeat != nil {
-		stop := p.heartbeat(req.Heartbeat, &b, start)
+	if heartbeat != nil {
+		stop := p.heartbeat(heartbeat, &b, start)
 		defer stop()
 	}
 	var deadline time.Time // set when the first attempt gets a slot
@@ -523,9 +584,8 @@ func (p *Pool) Generate(ctx context.Context, req Request) (Result, error) {
 	}
 	bo.Reset()
 	var avoid uint64
-	want := asked(&cr, extra)
 	for attempt := 1; ; attempt++ {
-		res, ep, aerr := p.attempt(ctx, &cr, extra, want, req.Affinity, avoid, &deadline, &b, attempt)
+		res, ep, aerr := p.attempt(ctx, &c, key, avoid, &deadline, &b, attempt)
 		if aerr == nil {
 			res.Attempts = attempt
 			res.Faults = slices.Clone(b.faults)
@@ -540,8 +600,8 @@ func (p *Pool) Generate(ctx context.Context, req Request) (Result, error) {
 		if e.Kind != ErrUnavailable && e.Kind != ErrBadAnswer {
 			return Result{}, e
 		}
-		if req.Heartbeat != nil {
-			req.Heartbeat(pr)
+		if heartbeat != nil {
+			heartbeat(pr)
 		}
 		tooManyBad := e.Kind == ErrBadAnswer && attemptsInRow(pr.Faults, FaultBadAnswer) >= p.o.badAnswers
 		delay := bo.NextBackOff()
@@ -579,7 +639,10 @@ func attemptsInRow(faults []string, class string) int {
 // wanted is what a request asked the answer to carry.
 type wanted struct {
 	tokenIDs bool // return_token_ids: true
-	logprobs bool // logprobs: true
+	logprobs bool // logprobs: true (chat) or a number (completions)
+	// prompt, when set, is the token prompt sent: served prompt ids must
+	// equal it.
+	prompt []int32
 }
 
 // asked reads what the request body will ask for: extra fields win over
@@ -605,14 +668,15 @@ func (w wanted) check(r *Result) error {
 		return errors.New("token ids were asked for (return_token_ids) and the answer has none")
 	case w.logprobs && r.ResponseTokenIDs != nil && len(r.Logprobs) != len(r.ResponseTokenIDs):
 		return fmt.Errorf("%d logprobs for %d response tokens", len(r.Logprobs), len(r.ResponseTokenIDs))
+	case w.prompt != nil && r.PromptTokenIDs != nil && !slices.Equal(w.prompt, r.PromptTokenIDs):
+		return fmt.Errorf("the served prompt_token_ids (%d ids) differ from the %d token ids sent", len(r.PromptTokenIDs), len(w.prompt))
 	}
 	return nil
 }
 
 // attempt makes one request. Its error is an *Error, or ctx's error when
 // ctx ended; the endpoint is the one tried (nil when none was).
-func (p *Pool) attempt(ctx context.Context, cr *openai.ChatCompletionRequest, extra map[string]json.RawMessage, want wanted,
-	key string, avoid uint64, deadline *time.Time, b *beat, n int) (Result, *endpoint, error) {
+func (p *Pool) attempt(ctx context.Context, c *call, key string, avoid uint64, deadline *time.Time, b *beat, n int) (Result, *endpoint, error) {
 	select {
 	case p.sem <- struct{}{}:
 	case <-ctx.Done():
@@ -633,19 +697,29 @@ func (p *Pool) attempt(ctx context.Context, cr *openai.ChatCompletionRequest, ex
 	}
 	actx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	ex := &exchange{extra: extra}
+	ex := &exchange{extra: c.extra}
 	t0 := time.Now()
-	resp, err := ep.client.CreateChatCompletion(withExchange(actx, ex), *cr)
+	decode, err := c.send(withExchange(actx, ex), ep, ex)
 	latency := time.Since(t0)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, ep, fmt.Errorf("inference %s: %w", ep.url, ctx.Err())
 		}
-		return Result{}, ep, p.failure(ep, ex, err, actx, timeout)
+		e := p.failure(ep, ex, err, actx, timeout)
+		switch {
+		case c.what == "chat completion":
+		case e.Kind == ErrBadAnswer:
+			e.Message = "bad answer: not a " + c.what + " answer"
+		case e.Kind == ErrModelNotFound && e.Type != "NotFoundError":
+			// FastAPI's 404 for a route it lacks, not vLLM's for a model:
+			// no retry later will find the route.
+			e.Kind, e.Message = ErrUnsupported, "the endpoint does not serve "+c.route+" (see Preflight's capabilities)"
+		}
+		return Result{}, ep, e
 	}
-	res, err := decodeResult(resp, ex.body)
+	res, err := decode()
 	if err == nil {
-		err = want.check(&res)
+		err = c.want.check(&res)
 	}
 	if err != nil {
 		return Result{}, ep, &Error{Kind: ErrBadAnswer, Endpoint: ep.url, Status: ex.status, Message: "bad answer", Err: err}

@@ -27,6 +27,9 @@ type EndpointInfo struct {
 	// token ids back (vLLM ≥ 0.10.2). Logprobs: it got logprobs back.
 	TokenIDs bool
 	Logprobs bool
+	// Capabilities: completions, token prompts, tokenize (probed when the
+	// spec needs them).
+	Capabilities Capabilities
 }
 
 // Report is what Preflight learned about the pool.
@@ -37,6 +40,8 @@ type Report struct {
 	MaxModelLen int
 	// TokenIDs: every endpoint returns token ids.
 	TokenIDs bool
+	// Capabilities are what every endpoint serves.
+	Capabilities Capabilities
 }
 
 // Adjust returns the policy a job should run with, given what the
@@ -82,6 +87,13 @@ func (r Report) Adjust(spec schema.OpenAIPolicy) (schema.OpenAIPolicy, []string)
 // ErrAuth, a model not served ErrModelNotFound listing the served ones;
 // the problems of all endpoints are joined. A spec max_tokens that leaves
 // no room for a prompt in the reported context is ErrContextLength.
+//
+// When the spec needs them (api: completions, tokens: exact) or with
+// WithCapabilityProbes, Preflight also probes /tokenize, /v1/completions
+// and token-id prompts (see Capabilities) and refuses, as ErrUnsupported
+// naming the spec field, a spec that needs what an endpoint lacks. With
+// api: completions the generation probe is a completion, not a chat (a
+// base model may have no chat template).
 func (p *Pool) Preflight(ctx context.Context) (Report, error) {
 	infos := make([]EndpointInfo, len(p.router.eps))
 	errs := make([]error, len(p.router.eps))
@@ -93,8 +105,9 @@ func (p *Pool) Preflight(ctx context.Context) (Report, error) {
 	if err := errors.Join(errs...); err != nil {
 		return Report{}, err
 	}
-	r := Report{Endpoints: infos, TokenIDs: true}
+	r := Report{Endpoints: infos, TokenIDs: true, Capabilities: infos[0].Capabilities}
 	for _, in := range infos {
+		r.Capabilities = r.Capabilities.and(in.Capabilities)
 		if in.MaxModelLen > 0 && (r.MaxModelLen == 0 || in.MaxModelLen < r.MaxModelLen) {
 			r.MaxModelLen = in.MaxModelLen
 		}
@@ -170,34 +183,70 @@ func (p *Pool) preflight(ctx, actx context.Context, ep *endpoint) (EndpointInfo,
 			Message: fmt.Sprintf("sampling.max_tokens %d leaves no room for a prompt in the model's context of %d tokens", mt, info.MaxModelLen)}
 	}
 
-	cr, extra, err := p.prepare(Request{Messages: []Message{{Role: "user", Content: "Reply with OK."}}})
+	if p.needsCapabilities() {
+		caps, err := p.probeCapabilities(actx, ep)
+		if err != nil {
+			return info, p.preflightCause(ctx, ep, err)
+		}
+		info.Capabilities = caps
+		if err := caps.Require(p.spec, ep.url); err != nil {
+			return info, err
+		}
+	}
+	res, err := p.probeGeneration(ctx, actx, ep)
 	if err != nil {
 		return info, err
 	}
-	cr.MaxTokens, cr.MaxCompletionTokens, cr.LogProbs = 1, 0, true
-	probe := fields(p.sampling, extra, map[string]json.RawMessage{
-		"return_token_ids": json.RawMessage("true"),
-		"max_tokens":       json.RawMessage("1"),
-		"logprobs":         json.RawMessage("true"),
-	})
-	if _, ok := probe["max_completion_tokens"]; ok { // it wins over max_tokens on vLLM
-		probe["max_completion_tokens"] = json.RawMessage("1")
-	}
-	ex = &exchange{extra: probe}
-	t0 := time.Now()
-	resp, err := ep.client.CreateChatCompletion(withExchange(actx, ex), cr)
-	if err != nil {
-		return info, p.preflightError(ctx, actx, ep, ex, err, "probe chat completion")
-	}
-	res, err := decodeResult(resp, ex.body)
-	if err != nil {
-		return info, &Error{Kind: ErrBadAnswer, Endpoint: ep.url, Status: ex.status, Message: "probe chat completion: bad answer", Err: err}
-	}
-	p.log.Debug("inference: preflight probe", "endpoint", ep.url, "latency", time.Since(t0),
-		"token_ids", res.ResponseTokenIDs != nil, "logprobs", res.Logprobs != nil)
 	info.TokenIDs = res.PromptTokenIDs != nil && res.ResponseTokenIDs != nil
 	info.Logprobs = res.Logprobs != nil
 	return info, nil
+}
+
+// preflightCause reports the end of the caller's context as such.
+func (p *Pool) preflightCause(ctx context.Context, ep *endpoint, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("inference preflight %s: %w", ep.url, ctx.Err())
+	}
+	return err
+}
+
+// probeGeneration makes one tiny generation the way the job will (a chat
+// completion, or a completion for api: completions, whose base models may
+// have no chat template): max_tokens 1, the spec's sampling and
+// extra_body, return_token_ids and logprobs asked for.
+func (p *Pool) probeGeneration(ctx, actx context.Context, ep *endpoint) (Result, error) {
+	what := "probe chat completion"
+	req := Request{Messages: []Message{{Role: "user", Content: "Reply with OK."}}}
+	force := map[string]json.RawMessage{
+		"return_token_ids": json.RawMessage("true"),
+		"max_tokens":       json.RawMessage("1"),
+		"logprobs":         json.RawMessage("true"),
+	}
+	if p.spec.API == schema.APICompletions {
+		what, req = "probe completion", Request{Prompt: "Reply with OK."}
+		force["logprobs"] = json.RawMessage("1")
+	}
+	c, err := p.plan(req)
+	if err != nil {
+		return Result{}, err
+	}
+	c.extra = fields(p.sampling, c.extra, force)
+	if _, ok := c.extra["max_completion_tokens"]; ok { // it wins over max_tokens on vLLM
+		c.extra["max_completion_tokens"] = json.RawMessage("1")
+	}
+	ex := &exchange{extra: c.extra}
+	t0 := time.Now()
+	decode, err := c.send(withExchange(actx, ex), ep, ex)
+	if err != nil {
+		return Result{}, p.preflightError(ctx, actx, ep, ex, err, what)
+	}
+	res, err := decode()
+	if err != nil {
+		return Result{}, &Error{Kind: ErrBadAnswer, Endpoint: ep.url, Status: ex.status, Message: what + ": bad answer", Err: err}
+	}
+	p.log.Debug("inference: preflight probe", "endpoint", ep.url, "latency", time.Since(t0),
+		"token_ids", res.ResponseTokenIDs != nil, "logprobs", res.Logprobs != nil)
+	return res, nil
 }
 
 func (p *Pool) preflightError(ctx, actx context.Context, ep *endpoint, ex *exchange, err error, what string) error {

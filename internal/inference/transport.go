@@ -21,7 +21,7 @@ type exchange struct {
 	extra map[string]json.RawMessage
 	// Filled by the transport.
 	sent   bool   // the request reached the transport (go-openai did not refuse it)
-	params []byte // JSON object: the fields sent besides model, messages and stream
+	params []byte // JSON object: the fields sent besides model, messages, prompt and stream
 	status int    // 0 when no response arrived
 	header http.Header
 	body   []byte
@@ -92,7 +92,7 @@ func (t *transport) CloseIdleConnections() {
 
 // reserved are the fields Quarry sets itself; they are not sampling
 // parameters and extra_body may not override them.
-var reserved = []string{"messages", "model", "stream"}
+var reserved = []string{"messages", "model", "prompt", "stream"}
 
 // mergeBody sets extra's fields over body's top-level fields (extra wins,
 // as extra_body does in the OpenAI Python client) and returns the merged

@@ -1,12 +1,22 @@
 // Package openaitest runs a real OpenAI-compatible HTTP server for tests, on
-// a free loopback port: GET /v1/models and non-streaming POST
-// /v1/chat/completions, speaking the wire format vLLM (≥ 0.10.2) speaks —
-// OpenAI's fields plus vLLM's prompt_token_ids, token_ids, stop_reason and
-// max_model_len, and vLLM's error shape {"error": {message, type, param, code}}.
+// a free loopback port: GET /v1/models, non-streaming POST
+// /v1/chat/completions and POST /v1/completions, and vLLM's POST /tokenize
+// and POST /detokenize (at the root, as vLLM serves them), speaking the
+// wire format vLLM (≥ 0.10.2) speaks — OpenAI's fields plus vLLM's
+// prompt_token_ids, token_ids, stop_reason and max_model_len, and vLLM's
+// error shape {"error": {message, type, param, code}}.
 //
-// Answers come from a scripted Policy over a deterministic fake tokenizer
-// (one token per whitespace-separated word; see Tokenize and PromptTokenIDs),
-// so a test can recompute every id and logprob it was served. Faults —
+// Chat answers come from a scripted Policy over a deterministic fake
+// tokenizer (one token per whitespace-separated word; see Tokenize and
+// PromptTokenIDs); completions, tokenize and detokenize use a real BPE
+// (cl100k_base, EncodeBPE) and a ChatML chat template (ChatTemplate), and
+// completions answer from a CompletionPolicy. Either way a test can
+// recompute every id and logprob it was served. Chat messages may carry
+// OpenAI content parts, text and images as base64 data URLs (Message.Parts;
+// an image counts a fixed ImagePads+2 tokens). The fault plan, records,
+// weights versions and the API key apply to all these endpoints alike;
+// WithoutCompletions, WithoutTokenPrompts and WithoutTokenize play servers
+// that lack them. Faults —
 // 429 with Retry-After, 5xx, a 404 for the model, a response slower than
 // the client's timeout or none at all, a dropped connection, and bad
 // answers (a garbage body, no choices, token ids missing, logprobs that do
@@ -46,8 +56,13 @@ import (
 
 // Message is one chat message as the server reads it.
 type Message struct {
-	Role    string `json:"role"`
+	Role string `json:"role"`
+	// Content is the message's text: its content string, or the text of
+	// its content parts in order.
 	Content string `json:"content"`
+	// Parts is the content when it was sent as a list of parts (text and
+	// image_url), nil when it was a string.
+	Parts []ContentPart `json:"-"`
 	// ToolCalls (assistant) and ToolCallID (tool) are native tool calling's.
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
@@ -81,18 +96,20 @@ const (
 )
 
 type config struct {
-	model       string
-	maxModelLen int
-	apiKey      string
-	policy      VersionedPolicy
-	latency     time.Duration
-	hold        <-chan struct{}
-	noTokenIDs  bool
-	faults      []Fault
-	modelFaults []Fault
-	faultFunc   func(seq int) Fault
-	bodyFault   func(seq int, body []byte) Fault
-	hook        func(Record)
+	model                                     string
+	maxModelLen                               int
+	apiKey                                    string
+	policy                                    VersionedPolicy
+	completion                                func(version, prompt string) string
+	noCompletions, noTokenPrompts, noTokenize bool
+	latency                                   time.Duration
+	hold                                      <-chan struct{}
+	noTokenIDs                                bool
+	faults                                    []Fault
+	modelFaults                               []Fault
+	faultFunc                                 func(seq int) Fault
+	bodyFault                                 func(seq int, body []byte) Fault
+	hook                                      func(Record)
 }
 
 // Option configures a server.
@@ -120,11 +137,11 @@ func WithPolicy(p Policy) Option {
 // WithPolicy replaces it: the last one given wins.
 func WithVersionedPolicy(p VersionedPolicy) Option { return func(c *config) { c.policy = p } }
 
-// WithLatency delays every chat completion by d (a client that goes away
+// WithLatency delays every chat completion and completion by d (a client that goes away
 // stops the wait).
 func WithLatency(d time.Duration) Option { return func(c *config) { c.latency = d } }
 
-// WithHold makes every chat completion wait until ch is closed (or the
+// WithHold makes every chat completion and completion wait until ch is closed (or the
 // client goes away) before it is answered: a test decides when a long
 // generation ends instead of guessing with a latency.
 func WithHold(ch <-chan struct{}) Option { return func(c *config) { c.hold = ch } }
@@ -134,7 +151,9 @@ func WithHold(ch <-chan struct{}) Option { return func(c *config) { c.hold = ch 
 func WithoutTokenIDs() Option { return func(c *config) { c.noTokenIDs = true } }
 
 // WithFaults queues a fault plan: plan[i] applies to the i-th authorized
-// chat completion request; requests after the plan are served normally
+// API request (chat completion, completion, tokenize or detokenize — one
+// plan for all; the answer faults only change chat and completion
+// answers); requests after the plan are served normally
 // (unless WithFaultFunc says otherwise). Inject appends to the queue later.
 func WithFaults(plan ...Fault) Option {
 	return func(c *config) { c.faults = append(c.faults, plan...) }
@@ -160,7 +179,7 @@ func WithRequestFaults(f func(seq int, body []byte) Fault) Option {
 	return func(c *config) { c.bodyFault = f }
 }
 
-// WithHook calls f with the record of every chat completion request once
+// WithHook calls f with the record of every chat completion and completion request once
 // its response has been written (or the connection dropped): a test can
 // act between "the server answered" and "the client used the answer".
 func WithHook(f func(Record)) Option { return func(c *config) { c.hook = f } }
@@ -168,7 +187,8 @@ func WithHook(f func(Record)) Option { return func(c *config) { c.hook = f } }
 // Record is one request the server received and what it answered.
 type Record struct {
 	// Seq numbers every request in arrival order; ChatSeq numbers the
-	// authorized chat completion requests the server admitted, the index
+	// authorized API requests the server admitted (chat completions,
+	// completions, tokenize, detokenize: they share one plan), the index
 	// the fault plan uses (-1 for others, and for those a swap's window
 	// refused: a window consumes no planned fault).
 	Seq     int
@@ -253,11 +273,23 @@ func New(opts ...Option) *Server {
 	if cfg.policy == nil {
 		cfg.policy = func(string, []Message) string { return DefaultReply }
 	}
+	if cfg.completion == nil {
+		chat := cfg.policy
+		cfg.completion = func(v, prompt string) string { return chat(v, []Message{{Role: "user", Content: prompt}}) }
+	}
 	s := &Server{cfg: cfg, stop: make(chan struct{}), queue: cfg.faults, mqueue: cfg.modelFaults,
 		live: Weights{Version: DefaultVersion, Model: cfg.model}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/models", s.record(s.models))
 	mux.HandleFunc("POST /v1/chat/completions", s.record(s.chat))
+	if !cfg.noCompletions {
+		mux.HandleFunc("POST /v1/completions", s.record(s.completions))
+	}
+	if !cfg.noTokenize {
+		// vLLM serves these at the root, not under /v1.
+		mux.HandleFunc("POST /tokenize", s.record(s.tokenize))
+		mux.HandleFunc("POST /detokenize", s.record(s.detokenize))
+	}
 	mux.HandleFunc("GET /admin/weights", s.getWeights)
 	mux.HandleFunc("POST /admin/weights", s.postWeights)
 	mux.HandleFunc("/", s.record(func(w http.ResponseWriter, r *http.Request, rec *Record) {
@@ -323,6 +355,20 @@ func (s *Server) ChatRecords() []Record {
 	return out
 }
 
+// RecordsAt returns the requests received so far at path (say
+// "/v1/completions" or "/tokenize").
+func (s *Server) RecordsAt(path string) []Record {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Record
+	for _, r := range s.records {
+		if r.Path == path {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // ChatCount is the number of chat completion requests received (answered
 // or not).
 func (s *Server) ChatCount() int {
@@ -370,7 +416,7 @@ func (s *Server) record(h handler) http.HandlerFunc {
 		s.mu.Unlock()
 		h(w, r, rec)
 		s.commit(rec)
-		if s.cfg.hook != nil && rec.Path == "/v1/chat/completions" {
+		if s.cfg.hook != nil && (rec.Path == "/v1/chat/completions" || rec.Path == "/v1/completions") {
 			s.cfg.hook(*rec)
 		}
 	}
@@ -562,37 +608,44 @@ type chatResponse struct {
 	KVTransferParams  *any     `json:"kv_transfer_params"`
 }
 
-func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec *Record) {
+// busy counts a generation in flight until the returned func is called.
+func (s *Server) busy() func() {
 	s.mu.Lock()
 	s.inFlight++
 	s.peak = max(s.peak, s.inFlight)
 	s.mu.Unlock()
-	defer func() {
+	return func() {
 		s.mu.Lock()
 		s.inFlight--
 		s.mu.Unlock()
-	}()
+	}
+}
 
+// admit reads the body of an API request (chat, completions, tokenize,
+// detokenize), checks its key, refuses it while a swap's window is open,
+// and applies the next fault of the plan: all these endpoints share one
+// plan and one sequence (Record.ChatSeq). ok reports that the request is to
+// be served (an answer fault, if any, is in f).
+func (s *Server) admit(w http.ResponseWriter, r *http.Request, rec *Record) (live Weights, f Fault, body []byte, ok bool) {
 	body, err := io.ReadAll(r.Body)
 	rec.Body = body
 	s.commit(rec)
 	if err != nil {
-		return
+		return live, f, body, false
 	}
 	if !rec.Authorized {
 		s.unauthorized(w, r, rec)
-		return
+		return live, f, body, false
 	}
 	s.mu.Lock()
 	live, closed := s.live, s.window
 	if closed != 0 {
 		s.mu.Unlock()
 		s.refuse(w, rec, closed, live.Model)
-		return
+		return live, f, body, false
 	}
 	seq := s.chatSeq
 	s.chatSeq++
-	var f Fault
 	planned := len(s.queue) > 0 || s.standing.Kind != FaultNone
 	switch {
 	case len(s.queue) > 0:
@@ -610,8 +663,18 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec *Record) {
 	rec.Fault = f.Kind
 	s.commit(rec)
 	if done := s.inject(w, r, rec, f); done {
+		return live, f, body, false
+	}
+	return live, f, body, true
+}
+
+func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec *Record) {
+	defer s.busy()()
+	live, f, body, ok := s.admit(w, r, rec)
+	if !ok {
 		return
 	}
+	seq := rec.ChatSeq
 
 	var req chatRequest
 	if err := json.Unmarshal(body, &req); err != nil {
@@ -628,6 +691,10 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec *Record) {
 	}
 	if len(req.Messages) == 0 {
 		s.fail(w, rec, http.StatusBadRequest, "BadRequestError", "messages", "messages must not be empty")
+		return
+	}
+	if err := checkParts(req.Messages); err != nil {
+		s.fail(w, rec, http.StatusBadRequest, "BadRequestError", "messages", "%v", err)
 		return
 	}
 	if err := checkToolMessages(req.Messages, len(req.Tools) > 0); err != nil {

@@ -21,6 +21,9 @@ const (
 	TokenAssistant int32 = 12
 	TokenTool      int32 = 13
 	TokenOtherRole int32 = 14
+	// TokenImage stands for an image part: ImagePads+2 of them per image,
+	// after the message's words.
+	TokenImage int32 = 15
 	// FirstWordID is the smallest id a word maps to; VocabWords is how many
 	// word ids there are.
 	FirstWordID int32 = 1000
@@ -60,16 +63,20 @@ func roleToken(role string) int32 {
 
 // PromptTokenIDs is the prompt the server tokenizes for a chat: every
 // message framed by <|im_start|> role … <|im_end|>, then the generation
-// prompt <|im_start|> assistant.
+// prompt <|im_start|> assistant. An image part counts ImagePads+2
+// TokenImage ids after the message's words.
 func PromptTokenIDs(messages []Message) []int32 {
 	n := 2
 	for _, m := range messages {
-		n += 3 + len(strings.Fields(m.Content))
+		n += 3 + len(strings.Fields(m.Content)) + m.Images()*(ImagePads+2)
 	}
 	ids := make([]int32, 0, n)
 	for _, m := range messages {
 		ids = append(ids, TokenIMStart, roleToken(m.Role))
 		ids = append(ids, Tokenize(m.Content)...)
+		for range m.Images() * (ImagePads + 2) {
+			ids = append(ids, TokenImage)
+		}
 		ids = append(ids, TokenIMEnd)
 	}
 	return append(ids, TokenIMStart, TokenAssistant)
