@@ -437,6 +437,14 @@ func (a *Activities) request(ctx context.Context, in GenerateInput, s *rollout.S
 	}
 	req := inference.Request{Affinity: schema.GroupID(spec.Job, in.Episode.Slot.Batch, in.Episode.Slot.Group)}
 	t := spec.Tools
+	if spec.Policy.OpenAI.API == schema.APICompletions {
+		// The session's frame rendered the template: the prompt is text.
+		req.Prompt = prompt.Text
+		if t != nil {
+			req.Sampling, req.ExtraBody = stopAtToolCalls(spec.Policy.OpenAI.Sampling, t)
+		}
+		return req, nil
+	}
 	if t != nil && t.Calling == schema.CallingNative {
 		native, err := a.toolHost().Set(ctx, t)
 		if err != nil {

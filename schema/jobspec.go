@@ -445,8 +445,13 @@ func (s JobSpec) Validate() error {
 	}
 	s.Episode.validate(add)
 	s.Policy.validate(add)
-	if o := s.Policy.OpenAI; o != nil && o.API == APICompletions && s.Wrapper == DefaultWrapper {
-		add("wrapper", "chat renders messages; api: completions needs a text wrapper (concat, concat_with_action, last) for its template")
+	if o := s.Policy.OpenAI; o != nil && o.API == APICompletions {
+		if s.Wrapper == DefaultWrapper {
+			add("wrapper", "chat renders messages; api: completions needs a text wrapper (concat, concat_with_action, last) for its template")
+		}
+		if s.Tools != nil && s.Tools.Calling == CallingNative {
+			add("tools.calling", "native tool calls need api: chat (a completion has no tools parameter); use text tags")
+		}
 	}
 	s.validateOnline(add)
 	if s.Tools != nil {
