@@ -203,6 +203,8 @@ type turnState struct {
 	sessions *lru.Cache[string, *rollout.Session]
 	mu       sync.Mutex
 	pools    map[string]*inference.Pool
+	// closing is each pool's chat-template closing (token-in/token-out).
+	closing map[*inference.Pool][]int32
 	replays  atomic.Int64
 	tools    *toolset.Host
 	// poolOptions are added to every pool's options (tests shorten the
@@ -369,6 +371,18 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateRe
 	req, err := a.request(ctx, in, s)
 	if err != nil {
 		return GenerateResult{}, err
+	}
+	if spec.Policy.OpenAI.Tokens == schema.TokensExact {
+		tk := poolTokenizer{pool: pool, affinity: req.Affinity, ts: a.turns()}
+		ids, err := s.ExactPrompt(ctx, tk, spec.Policy.OpenAI.API != schema.APICompletions)
+		if _, ok := errors.AsType[*inference.Error](err); err != nil && !ok {
+			// A template token-in/token-out cannot extend: no retry helps.
+			return GenerateResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInference, err)
+		}
+		if err != nil {
+			return generateError(err, fs)
+		}
+		req.Messages, req.Prompt, req.PromptIDs = nil, "", ids
 	}
 	if in.Policy != nil {
 		req.Model = in.Policy.Model

@@ -445,6 +445,9 @@ func (s JobSpec) Validate() error {
 	}
 	s.Episode.validate(add)
 	s.Policy.validate(add)
+	if o := s.Policy.OpenAI; o != nil && o.Tokens == TokensExact && s.Tools != nil && s.Tools.Calling == CallingNative {
+		add("tools.calling", "native tool calls need chat completions; tokens: exact sends token ids to /v1/completions: use text tags")
+	}
 	if o := s.Policy.OpenAI; o != nil && o.API == APICompletions {
 		if s.Wrapper == DefaultWrapper {
 			add("wrapper", "chat renders messages; api: completions needs a text wrapper (concat, concat_with_action, last) for its template")
@@ -561,7 +564,6 @@ func (o *OpenAIPolicy) validateAPI(add func(path, format string, args ...any)) {
 	switch o.Tokens {
 	case "":
 	case TokensExact:
-		add("policy.openai.tokens", "exact (token-in/token-out) is not in this release yet; leave tokens unset (token ids as served, with extra_body.return_token_ids)")
 	default:
 		add("policy.openai.tokens", "%q: want exact, or leave it unset", o.Tokens)
 	}

@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/quarry-rl/quarry/internal/openaitest"
+	"github.com/quarry-rl/quarry/schema"
 )
 
 // GEM's game recipe (examples/train_oat: --prompt_template qwen3_game
@@ -79,6 +82,125 @@ output: %s
 		}
 		if len(r.ResponseTokenIDs) == 0 || len(r.PromptTokenIDs) == 0 {
 			t.Errorf("turn %s/%d has no served token ids", r.EpisodeID, r.Turn)
+		}
+	}
+}
+
+// walker guesses one above the highest "higher" hint: a long game.
+func walker(msgs []openaitest.Message) string {
+	lo := 0
+	for _, m := range msgs {
+		for _, h := range hint.FindAllStringSubmatch(m.Content, -1) {
+			if g, _ := strconv.Atoi(h[1]); h[2] == "higher" {
+				lo = max(lo, g)
+			}
+		}
+	}
+	return "Step up. \\boxed{" + strconv.Itoa(lo+1) + "}"
+}
+
+// exactJob runs a GuessTheNumber job of 20-turn episodes in tokens: exact
+// mode with the given policy lines, and returns the server and the rows.
+func exactJob(t *testing.T, policy string) (*openaitest.Server, []schema.TurnRow, []schema.EpisodeRow) {
+	t.Helper()
+	srv := openaitest.Start(t, openaitest.WithPolicy(walker))
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, fmt.Sprintf(`
+job: exact
+seed: 9
+envs: [{id: game:GuessTheNumber-v0-hard, options: {max_number: 1000, max_turns: 20}}]
+tasks: 2
+policy:
+  kind: openai
+  openai:
+    endpoints: [%s]
+    model: %s
+    tokens: exact
+    sampling: {max_tokens: 32, logprobs: true}
+%s
+output: %s
+`, srv.BaseURL(), openaitest.DefaultModel, policy, filepath.Join(dir, "out")))
+	submitLocal(t, dir, spec)
+	_, turns, eps := readShards(t, "file://"+filepath.Join(dir, "out"), "exact")
+	return srv, turns, eps
+}
+
+// sentPrompts are the token-id prompts of the job's completions.
+func sentPrompts(t *testing.T, srv *openaitest.Server) [][]int32 {
+	t.Helper()
+	var out [][]int32
+	for _, r := range srv.RecordsAt("/v1/completions") {
+		body, err := r.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, ok := body["prompt"].([]any)
+		if !ok || body["max_tokens"] == float64(1) {
+			continue
+		}
+		ids := make([]int32, len(list))
+		for i, v := range list {
+			ids[i] = int32(v.(float64))
+		}
+		out = append(out, ids)
+	}
+	return out
+}
+
+// Token-in/token-out with the chat form over a 20-turn game: every request
+// is a token-id prompt; an episode is one segment whose turns' ids,
+// concatenated, are exactly the last request's prompt and response; no
+// tokenisation ever included an earlier response.
+func TestExactTokensChatForm(t *testing.T) {
+	srv, turns, eps := exactJob(t, "")
+	for _, r := range srv.ChatRecords() {
+		if body, _ := r.JSON(); body["max_tokens"] != float64(1) {
+			t.Errorf("a chat completion %v: exact mode sends token ids to /v1/completions (only the preflight probes chat)", body)
+		}
+	}
+	sent := sentPrompts(t, srv)
+	byEp := map[string][]schema.TurnRow{}
+	for _, r := range turns {
+		byEp[r.EpisodeID] = append(byEp[r.EpisodeID], r)
+	}
+	long := 0
+	for _, e := range eps {
+		rows := byEp[e.EpisodeID]
+		if len(rows) >= 10 {
+			long++
+		}
+		var seq []int32
+		for _, r := range rows {
+			if r.Segment != 0 {
+				t.Fatalf("episode %s turn %d in segment %d: the chat form extends one sequence", e.EpisodeID, r.Turn, r.Segment)
+			}
+			seq = append(seq, r.PromptTokenIDs...)
+			if r.Turn == rows[len(rows)-1].Turn {
+				found := false
+				for _, p := range sent {
+					found = found || slices.Equal(p, seq)
+				}
+				if !found {
+					t.Errorf("episode %s: the turns' ids up to the last prompt were never sent as one request", e.EpisodeID)
+				}
+			}
+			seq = append(seq, r.ResponseTokenIDs...)
+		}
+		if !slices.Equal(seq, e.TokenIDs) {
+			t.Errorf("episode %s: turns concatenate to %d ids, the episode row holds %d", e.EpisodeID, len(seq), len(e.TokenIDs))
+		}
+	}
+	if long == 0 {
+		t.Fatalf("no episode reached 10 turns (%d turns in all)", len(turns))
+	}
+	for _, r := range srv.RecordsAt("/tokenize") {
+		body, _ := r.JSON()
+		msgs, _ := body["messages"].([]any)
+		for _, m := range msgs {
+			mm, _ := m.(map[string]any)
+			if mm["role"] == "assistant" && mm["content"] != "x" {
+				t.Fatalf("a tokenize request re-tokenised a response: %v", body)
+			}
 		}
 	}
 }
