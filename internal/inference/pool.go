@@ -795,7 +795,7 @@ func (p *Pool) attempt(ctx context.Context, c *call, key string, avoid uint64, d
 		}
 		e := p.failure(ep, ex, err, actx, timeout)
 		switch {
-		case c.what == "chat completion":
+		case c.what == "chat completion": // go-openai's messages stand
 		case e.Kind == ErrBadAnswer:
 			e.Message = "bad answer: not a " + c.what + " answer"
 		case e.Kind == ErrModelNotFound && e.Type != "NotFoundError":
