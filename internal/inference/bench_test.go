@@ -60,3 +60,45 @@ func BenchmarkGenerate(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkExactTurn measures one token-in/token-out turn against the test
+// server at zero latency — a /tokenize of the new observation, then a
+// completion with the whole sequence as token ids — next to the same turn
+// as one chat completion (BenchmarkGenerate). The BPE runs in the server,
+// in this process, so its cost is in the numbers.
+func BenchmarkExactTurn(b *testing.B) {
+	for _, size := range []struct {
+		name   string
+		prompt int // words in the observation
+		reply  int // words in the reply
+	}{{"small", 16, 16}, {"turn", 512, 256}} {
+		reply := ""
+		for i := range size.reply {
+			reply += fmt.Sprintf("w%d ", i)
+		}
+		srv := openaitest.Start(b, openaitest.WithMaxModelLen(1<<20),
+			openaitest.WithCompletionPolicy(func(string) string { return reply }))
+		p := newPool(b, []string{srv.BaseURL()}, func(s *schema.OpenAIPolicy) {
+			s.Concurrency = 64
+			s.Sampling.Logprobs = true
+		})
+		obs := chat("")[1:]
+		for i := range size.prompt {
+			obs[0].Content += fmt.Sprintf("w%d ", i)
+		}
+		ctx := context.Background()
+		b.Run(size.name+"/serial", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ids, err := p.Tokenize(ctx, inference.TokenizeRequest{Messages: obs, AddGenerationPrompt: true, Affinity: "e"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := p.Generate(ctx, inference.Request{PromptIDs: ids, Affinity: "e"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "turns/s")
+		})
+	}
+}

@@ -196,7 +196,12 @@ func (p *Pool) planTokenize(req TokenizeRequest) (call, error) {
 		if req.AddGenerationPrompt && req.ContinueFinalMessage {
 			return call{}, fmt.Errorf("inference: %w: tokenize with add_generation_prompt or continue_final_message, not both", ErrBadRequest)
 		}
-		body["messages"] = req.Messages
+		for i, m := range req.Messages {
+			if err := checkParts(i, m.Parts); err != nil {
+				return call{}, err
+			}
+		}
+		body["messages"] = wireMessages(req.Messages)
 		body["add_generation_prompt"] = req.AddGenerationPrompt
 		body["continue_final_message"] = req.ContinueFinalMessage
 		for _, k := range []string{"chat_template_kwargs", "chat_template"} {

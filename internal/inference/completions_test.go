@@ -1,8 +1,12 @@
 package inference_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
+	"image"
+	"image/png"
 	"slices"
 	"strings"
 	"sync"
@@ -276,5 +280,51 @@ func TestRequireNamesTheField(t *testing.T) {
 	}
 	if err := none.Require(schema.OpenAIPolicy{}, "x"); err != nil {
 		t.Errorf("a chat spec: %v", err)
+	}
+}
+
+func pngDataURL(t *testing.T) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewRGBA(image.Rect(0, 0, 4, 4))); err != nil {
+		t.Fatal(err)
+	}
+	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(b.Bytes())
+}
+
+// Image parts reach the server as OpenAI content parts, in chat and in
+// tokenize; a bad data URL is the server's 400, a refusal.
+func TestImageParts(t *testing.T) {
+	var seen []openaitest.Message
+	srv := openaitest.Start(t, openaitest.WithPolicy(func(m []openaitest.Message) string { seen = m; return "a square" }))
+	p := newPool(t, []string{srv.BaseURL()}, withTokens)
+	url := pngDataURL(t)
+	msgs := []inference.Message{{Role: "user", Parts: []inference.ContentPart{
+		{Type: inference.PartText, Text: "Find the angle. "},
+		{Type: inference.PartImage, ImageURL: url},
+	}}}
+	res, err := p.Generate(context.Background(), inference.Request{Messages: msgs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 1 || seen[0].Content != "Find the angle. " || seen[0].Images() != 1 || seen[0].Parts[1].ImageURL.URL != url {
+		t.Fatalf("server saw %+v", seen)
+	}
+	if !slices.Equal(res.PromptTokenIDs, openaitest.PromptTokenIDs(seen)) || res.Text != "a square" {
+		t.Errorf("result %+v", res)
+	}
+	ids, err := p.Tokenize(context.Background(), inference.TokenizeRequest{Messages: msgs, AddGenerationPrompt: true})
+	if err != nil || !slices.Equal(ids, openaitest.EncodeBPE(openaitest.ChatTemplate(seen, true, false))) || !slices.Contains(ids, openaitest.BPEImagePad) {
+		t.Errorf("tokenize: %v, %v", ids, err)
+	}
+
+	msgs[0].Parts[1].ImageURL = "data:image/png;base64,bm90IGEgcG5n"
+	_, err = p.Generate(context.Background(), inference.Request{Messages: msgs})
+	if !errors.Is(err, inference.ErrBadRequest) || !strings.Contains(err.Error(), "messages[0].content[1].image_url.url") {
+		t.Errorf("a bad image: %v", err)
+	}
+	msgs[0].Parts[1] = inference.ContentPart{Type: "audio"}
+	if _, err := p.Generate(context.Background(), inference.Request{Messages: msgs}); !errors.Is(err, inference.ErrBadRequest) || !strings.Contains(err.Error(), `messages[0].parts[1]: type "audio"`) {
+		t.Errorf("an unknown part: %v", err)
 	}
 }

@@ -56,10 +56,65 @@ import (
 type Message struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
+	// Parts, when set, are the message's content instead of Content:
+	// OpenAI's multimodal content parts (text and images), sent as the
+	// list "content" is on the wire. (This struct's own JSON, the one
+	// Temporal payloads carry, keeps them under "parts".)
+	Parts []ContentPart `json:"parts,omitempty"`
 	// ToolCalls are an assistant message's function calls (native tool
 	// calling); ToolCallID links a "tool" message to the call it answers.
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
+}
+
+// ContentPart is one part of a multimodal message: Type "text" with Text,
+// or "image_url" with ImageURL (a URL, typically a base64 data URL
+// data:image/png;base64,…, which vLLM decodes without fetching anything).
+type ContentPart struct {
+	Type     string `json:"type"`
+	Text     string `json:"text,omitempty"`
+	ImageURL string `json:"image_url,omitempty"`
+}
+
+// Content part types.
+const (
+	PartText  = "text"
+	PartImage = "image_url"
+)
+
+// wireMessages renders messages as the OpenAI wire shape: content a string,
+// or the list of parts ({"type":"image_url","image_url":{"url":…}}).
+func wireMessages(msgs []Message) []any {
+	type imageURL struct {
+		URL string `json:"url"`
+	}
+	type part struct {
+		Type     string    `json:"type"`
+		Text     string    `json:"text,omitempty"`
+		ImageURL *imageURL `json:"image_url,omitempty"`
+	}
+	type wire struct {
+		Role       string     `json:"role"`
+		Content    any        `json:"content"`
+		ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+		ToolCallID string     `json:"tool_call_id,omitempty"`
+	}
+	out := make([]any, len(msgs))
+	for i, m := range msgs {
+		w := wire{Role: m.Role, Content: m.Content, ToolCalls: m.ToolCalls, ToolCallID: m.ToolCallID}
+		if m.Parts != nil {
+			parts := make([]part, len(m.Parts))
+			for j, p := range m.Parts {
+				parts[j] = part{Type: p.Type, Text: p.Text}
+				if p.Type == PartImage {
+					parts[j].ImageURL = &imageURL{URL: p.ImageURL}
+				}
+			}
+			w.Content = parts
+		}
+		out[i] = w
+	}
+	return out
 }
 
 // ToolCall is one function call, in the OpenAI wire shape.
@@ -440,7 +495,14 @@ func (p *Pool) prepare(req Request) (openai.ChatCompletionRequest, map[string]js
 			msgs[i].ToolCalls = append(msgs[i].ToolCalls, openai.ToolCall{ID: tc.ID, Type: openai.ToolTypeFunction,
 				Function: openai.FunctionCall{Name: tc.Function.Name, Arguments: tc.Function.Arguments}})
 		}
-		emptyContent = emptyContent || m.Content == ""
+		if m.Parts != nil {
+			if err := checkParts(i, m.Parts); err != nil {
+				return openai.ChatCompletionRequest{}, nil, err
+			}
+			msgs[i].Content = ""
+			msgs[i].MultiContent = multiContent(m.Parts)
+		}
+		emptyContent = emptyContent || len(m.Parts) == 0 && m.Content == ""
 	}
 	var tools []openai.Tool
 	for _, f := range req.Tools {
@@ -451,7 +513,7 @@ func (p *Pool) prepare(req Request) (openai.ChatCompletionRequest, map[string]js
 	if emptyContent {
 		// go-openai omits an empty content; the model must see the
 		// message as it was (an empty action is still a turn).
-		b, err := json.Marshal(req.Messages)
+		b, err := json.Marshal(wireMessages(req.Messages))
 		if err != nil {
 			return openai.ChatCompletionRequest{}, nil, fmt.Errorf("inference: encode messages: %w", err)
 		}
@@ -465,6 +527,32 @@ func (p *Pool) prepare(req Request) (openai.ChatCompletionRequest, map[string]js
 		LogProbs:  s.Logprobs,
 		Tools:     tools,
 	}, extra, nil
+}
+
+// checkParts refuses a part of unknown type, and one that is empty.
+func checkParts(msg int, parts []ContentPart) error {
+	for j, p := range parts {
+		switch {
+		case p.Type == PartText:
+		case p.Type == PartImage && p.ImageURL != "":
+		case p.Type == PartImage:
+			return fmt.Errorf("inference: %w: messages[%d].parts[%d]: an image part without a URL", ErrBadRequest, msg, j)
+		default:
+			return fmt.Errorf("inference: %w: messages[%d].parts[%d]: type %q: want text or image_url", ErrBadRequest, msg, j, p.Type)
+		}
+	}
+	return nil
+}
+
+func multiContent(parts []ContentPart) []openai.ChatMessagePart {
+	out := make([]openai.ChatMessagePart, len(parts))
+	for j, p := range parts {
+		out[j] = openai.ChatMessagePart{Type: openai.ChatMessagePartType(p.Type), Text: p.Text}
+		if p.Type == PartImage {
+			out[j].ImageURL = &openai.ChatMessageImageURL{URL: p.ImageURL}
+		}
+	}
+	return out
 }
 
 // beat is the progress a heartbeat reports.
@@ -707,7 +795,7 @@ func (p *Pool) attempt(ctx context.Context, c *call, key string, avoid uint64, d
 		}
 		e := p.failure(ep, ex, err, actx, timeout)
 		switch {
-		case c.what == "chat completion":
+		case c.what == "chat completion": // go-openai's messages stand
 		case e.Kind == ErrBadAnswer:
 			e.Message = "bad answer: not a " + c.what + " answer"
 		case e.Kind == ErrModelNotFound && e.Type != "NotFoundError":
