@@ -204,3 +204,80 @@ func TestExactTokensChatForm(t *testing.T) {
 		}
 	}
 }
+
+// GEM's game recipe in token-in/token-out mode: qwen3_game re-wraps the
+// whole history each turn, so every turn is a segment of its own, tokenised
+// once and sent as ids; the rows hold exactly the ids sent.
+func TestExactTokensGEMGameRecipe(t *testing.T) {
+	srv, turns, eps := exactJob(t, "    api: completions\n    template: qwen3_game\nwrapper: concat")
+	sent := sentPrompts(t, srv)
+	for _, r := range turns {
+		if int(r.Segment) != int(r.Turn) {
+			t.Errorf("episode %s turn %d in segment %d: each re-wrapped prompt starts a segment", r.EpisodeID, r.Turn, r.Segment)
+		}
+		if !slices.ContainsFunc(sent, func(p []int32) bool { return slices.Equal(p, r.PromptTokenIDs) }) {
+			t.Errorf("episode %s turn %d: its prompt ids were never sent", r.EpisodeID, r.Turn)
+		}
+	}
+	for _, e := range eps {
+		if int(e.NumSegments) != int(e.NumTurns) || e.NumTurns < 2 {
+			t.Errorf("episode %s: %d segments over %d turns", e.EpisodeID, e.NumSegments, e.NumTurns)
+		}
+	}
+}
+
+// A tool-using math episode in token-in/token-out mode (chat form, text
+// tags): the tool's result is tokenised alone and appended; the episode is
+// one segment; its turns concatenate to the last request's ids.
+func TestExactTokensToolEpisode(t *testing.T) {
+	policy := func(msgs []openaitest.Message) string {
+		if last := msgs[len(msgs)-1]; strings.Contains(last.Content, "<interpreter>") || last.Role == "tool" {
+			if m := codeResult.FindStringSubmatch(last.Content); m != nil {
+				return "So the answer is \\boxed{" + m[1] + "}"
+			}
+		}
+		return "Let me compute it.\n<python>\nprint(6*7)\n</python>"
+	}
+	srv := openaitest.Start(t, openaitest.WithPolicy(policy))
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, fmt.Sprintf(`
+job: exact-tool
+seed: 4
+envs: [{id: math:GSM8K, options: {dataset: sample}}]
+tasks: 2
+policy:
+  kind: openai
+  openai: {endpoints: ["%s"], model: %s, tokens: exact, sampling: {max_tokens: 64}}
+tools: {preset: python_tool}
+output: %s
+`, srv.BaseURL(), openaitest.DefaultModel, filepath.Join(dir, "out")))
+	submitLocal(t, dir, spec)
+	_, turns, eps := readShards(t, "file://"+filepath.Join(dir, "out"), "exact-tool")
+	sent := sentPrompts(t, srv)
+	tools := 0
+	for _, e := range eps {
+		var seq []int32
+		for _, r := range turns {
+			if r.EpisodeID != e.EpisodeID {
+				continue
+			}
+			if r.ToolName != nil {
+				tools++
+			}
+			if r.Segment != 0 {
+				t.Fatalf("episode %s turn %d in segment %d", e.EpisodeID, r.Turn, r.Segment)
+			}
+			seq = append(seq, r.PromptTokenIDs...)
+			if !slices.ContainsFunc(sent, func(p []int32) bool { return slices.Equal(p, seq) }) {
+				t.Errorf("episode %s turn %d: the ids so far were never one request", e.EpisodeID, r.Turn)
+			}
+			seq = append(seq, r.ResponseTokenIDs...)
+		}
+		if !slices.Equal(seq, e.TokenIDs) {
+			t.Errorf("episode %s: turns concatenate to %d ids, the row holds %d", e.EpisodeID, len(seq), len(e.TokenIDs))
+		}
+	}
+	if tools == 0 {
+		t.Fatal("no tool turn was played")
+	}
+}
