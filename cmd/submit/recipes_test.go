@@ -281,3 +281,38 @@ output: %s
 		t.Fatal("no tool turn was played")
 	}
 }
+
+// The preflight learns what an endpoint serves and refuses, before anything
+// is submitted, a spec that needs what it lacks, naming the field.
+func TestPreflightRefusesWhatTheEndpointLacks(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		opt    openaitest.Option
+		policy string
+		field  string
+	}{
+		{"no completions", openaitest.WithoutCompletions(), "    api: completions\n    template: qwen3_game\nwrapper: concat", "policy.openai.api"},
+		{"no tokenize", openaitest.WithoutTokenize(), "    tokens: exact", "policy.openai.tokens"},
+		{"no token prompts", openaitest.WithoutTokenPrompts(), "    tokens: exact", "policy.openai.tokens"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv := openaitest.Start(t, c.opt)
+			dir := t.TempDir()
+			_, err := dryRun(t, dir, fmt.Sprintf(`
+job: lacks
+envs: [{id: game:GuessTheNumber-v0-hard}]
+tasks: 1
+policy:
+  kind: openai
+  openai:
+    endpoints: [%s]
+    model: %s
+%s
+output: %s
+`, srv.BaseURL(), openaitest.DefaultModel, c.policy, filepath.Join(dir, "out")))
+			if err == nil || !strings.Contains(err.Error(), c.field) {
+				t.Fatalf("err %v: want a refusal naming %s", err, c.field)
+			}
+		})
+	}
+}
