@@ -203,8 +203,8 @@ type turnState struct {
 	sessions *lru.Cache[string, *rollout.Session]
 	mu       sync.Mutex
 	pools    map[string]*inference.Pool
-	// closing is each pool's chat-template closing (token-in/token-out).
-	closing map[*inference.Pool][]int32
+	// shapes is each pool's chat template as token-in/token-out sees it.
+	shapes map[*inference.Pool]chatShape
 	replays  atomic.Int64
 	tools    *toolset.Host
 	// poolOptions are added to every pool's options (tests shorten the

@@ -15,8 +15,11 @@ type Tokenizer interface {
 	Text(ctx context.Context, text string, special bool) ([]int32, error)
 	Chat(ctx context.Context, msgs []envs.Message, generationPrompt bool) ([]int32, error)
 	// Closing is what the chat template writes after an assistant message's
-	// content (ChatML: <|im_end|> and a newline).
+	// content (ChatML: <|im_end|> and a newline); Opening is the rendering of
+	// the one-message conversation [assistant: "x"] that added messages are
+	// tokenised after (AddedChat strips it).
 	Closing(ctx context.Context) ([]int32, error)
+	Opening(ctx context.Context) ([]int32, error)
 }
 
 // ExactPrompt is the next request's prompt as token ids in token-in/token-out
@@ -69,12 +72,11 @@ func (s *Session) extendChat(ctx context.Context, tk Tokenizer, add []envs.Messa
 			break
 		}
 	}
-	opening := []envs.Message{{Role: "assistant", Content: "x"}}
-	base, err := tk.Chat(ctx, opening, false)
+	base, err := tk.Opening(ctx)
 	if err != nil {
 		return nil, err
 	}
-	full, err := tk.Chat(ctx, append(opening, add...), true)
+	full, err := tk.Chat(ctx, append([]envs.Message{OpeningMessage}, add...), true)
 	if err != nil {
 		return nil, err
 	}
@@ -98,6 +100,9 @@ func (s *Session) textSuffix() (string, bool) {
 	}
 	return s.prompt.Text[len(prev):], true
 }
+
+// OpeningMessage is the conversation added messages are tokenised after.
+var OpeningMessage = envs.Message{Role: "assistant", Content: "x"}
 
 func hasSuffix(s, suffix []int32) bool {
 	return len(s) >= len(suffix) && slices.Equal(s[len(s)-len(suffix):], suffix)
