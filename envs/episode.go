@@ -50,12 +50,8 @@ func (e *Episode) Step(action string) (Prompt, StepResult, error) {
 // on a tool worker — to the history, exactly as Step would have, and
 // returns the next prompt. The env itself is not stepped.
 func (e *Episode) Record(action string, res StepResult) (Prompt, StepResult, error) {
-	parsed := action
-	if res.Info.ParsedAction != "" {
-		parsed = res.Info.ParsedAction
-	}
 	e.history.Actions = append(e.history.Actions, action)
-	e.history.ParsedActions = append(e.history.ParsedActions, parsed)
+	e.history.ShownActions = append(e.history.ShownActions, ShownAction(action, res.Info))
 	e.history.Observations = append(e.history.Observations, framed(res.Observation, res.Info))
 	e.history.Info = res.Info
 	e.steps++

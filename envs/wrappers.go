@@ -18,7 +18,9 @@ const (
 	WrapLast Wrapper = "last"
 	// WrapConcat concatenates every observation (GEM "concat").
 	WrapConcat Wrapper = "concat"
-	// WrapConcatWithAction interleaves observations and actions (GEM "concat_with_action").
+	// WrapConcatWithAction interleaves observations and actions (GEM
+	// "concat_with_action"): each action as GEM's observation wrapper shows
+	// it (History.ShownActions).
 	WrapConcatWithAction Wrapper = "concat_with_action"
 	// WrapChat produces a message list — user/tool observations and assistant
 	// actions — for the inference server to template (GEM "concat_chat",
@@ -59,11 +61,11 @@ type Observation struct {
 type History struct {
 	Observations []Observation `json:"observations"`
 	Actions      []string      `json:"actions"`
-	// ParsedActions are the actions as the env understood them (Info.
-	// ParsedAction, or the action itself); when set, concat_with_action
-	// shows them, as GEM does. chat always shows the raw actions: they are
-	// what the model said, and the conversation must be the one it saw.
-	ParsedActions []string `json:"parsed_actions,omitempty"`
+	// ShownActions are the actions as GEM's observation wrapper shows them
+	// (ShownAction); when set, concat_with_action shows them. chat always
+	// shows the raw actions: they are what the model said, and the
+	// conversation must be the one it saw.
+	ShownActions []string `json:"shown_actions,omitempty"`
 	Info          Info     `json:"info"`
 }
 
@@ -104,8 +106,8 @@ func (w Wrapper) Render(h History, maxHistory int) (Prompt, error) {
 			w, len(h.Observations), len(h.Observations)-1, len(h.Actions))
 	}
 	obs, acts := h.Observations, h.Actions
-	if w == WrapConcatWithAction && len(h.ParsedActions) == len(h.Actions) {
-		acts = h.ParsedActions
+	if w == WrapConcatWithAction && len(h.ShownActions) == len(h.Actions) {
+		acts = h.ShownActions
 	}
 	if maxHistory > 0 && len(acts) > maxHistory {
 		acts = acts[len(acts)-maxHistory:]
@@ -154,6 +156,22 @@ func observationMessage(o Observation) Message {
 		return Message{Role: "tool", Content: content}
 	}
 	return Message{Role: "user", Content: content}
+}
+
+// ShownAction is an action as GEM's observation wrapper records it: its
+// info's parsed_action when set, else the action. No GEM game sets one, so
+// an env step shows the model's whole response (an env's Info.ParsedAction
+// is not shown); a tool turn's parsed_action is the response up to the end
+// of the call, thinking included (GEM's python and search tools), and
+// ParsedAction here is the call's text, found in the action.
+func ShownAction(action string, info Info) string {
+	if !info.UseTool || info.ParsedAction == "" {
+		return action
+	}
+	if i := strings.Index(action, info.ParsedAction); i >= 0 {
+		return action[:i+len(info.ParsedAction)]
+	}
+	return action
 }
 
 // withNewline ends non-empty text with a newline (GEM's maybe_add_new_line).
