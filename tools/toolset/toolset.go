@@ -185,7 +185,8 @@ func (h *Host) build(ctx context.Context, spec *schema.ToolsSpec) (*Set, error) 
 		var t tools.Tool
 		switch name {
 		case "python":
-			t = &pythonTool{host: h, opts: python.Options{Timeout: time.Duration(spec.Python.Timeout), KeepErrorLastLine: spec.Python.KeepErrorLastLine}}
+			t = &pythonTool{host: h, opts: python.Options{Timeout: time.Duration(spec.Python.Timeout),
+				KeepErrorLastLine: spec.Python.KeepErrorLastLine, Blocklist: !spec.Python.NoBlocklist}}
 		case "search":
 			st, err := search.New(search.Config{URL: spec.Search.URL, TopK: spec.Search.TopK, Timeout: time.Duration(spec.Search.Timeout)})
 			if err != nil {
