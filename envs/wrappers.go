@@ -1,6 +1,7 @@
 package envs
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -22,6 +23,11 @@ const (
 	// "concat_with_action"): each action as GEM's observation wrapper shows
 	// it (History.ShownActions).
 	WrapConcatWithAction Wrapper = "concat_with_action"
+	// WrapConcatChatOnReset is concat_with_action whose first observation
+	// went through the model's chat template as one user message with the
+	// generation prompt (GEM "concat_chat_on_reset"); it needs the episode's
+	// ChatTemplate.
+	WrapConcatChatOnReset Wrapper = "concat_chat_on_reset"
 	// WrapChat produces a message list — user/tool observations and assistant
 	// actions — for the inference server to template (GEM "concat_chat",
 	// which applies the tokenizer's template client-side instead).
@@ -29,7 +35,16 @@ const (
 )
 
 // Wrappers lists the wrapper names in a stable order.
-var Wrappers = []Wrapper{WrapLast, WrapConcat, WrapConcatWithAction, WrapChat}
+var Wrappers = []Wrapper{WrapLast, WrapConcat, WrapConcatWithAction, WrapConcatChatOnReset, WrapChat}
+
+// ChatTemplate renders one user message as the model's chat template does,
+// with the generation prompt: GEM's tokenizer.apply_chat_template([{"role":
+// "user", "content": text}], tokenize=False, add_generation_prompt=True).
+type ChatTemplate func(text string) string
+
+// ErrNoChatTemplate means concat_chat_on_reset was asked to render without
+// the model's chat template.
+var ErrNoChatTemplate = errors.New("wrapper concat_chat_on_reset needs the model's chat template (GEM takes it from the tokenizer); none was given")
 
 // ParseWrapper accepts a wrapper name, including GEM's "concat_chat" for chat.
 func ParseWrapper(s string) (Wrapper, error) {
@@ -66,7 +81,9 @@ type History struct {
 	// shows the raw actions: they are what the model said, and the
 	// conversation must be the one it saw.
 	ShownActions []string `json:"shown_actions,omitempty"`
-	Info          Info     `json:"info"`
+	Info         Info     `json:"info"`
+	// ChatTemplate formats the reset observation for concat_chat_on_reset.
+	ChatTemplate ChatTemplate `json:"-"`
 }
 
 // Message is one chat message.
@@ -106,7 +123,7 @@ func (w Wrapper) Render(h History, maxHistory int) (Prompt, error) {
 			w, len(h.Observations), len(h.Observations)-1, len(h.Actions))
 	}
 	obs, acts := h.Observations, h.Actions
-	if w == WrapConcatWithAction && len(h.ShownActions) == len(h.Actions) {
+	if (w == WrapConcatWithAction || w == WrapConcatChatOnReset) && len(h.ShownActions) == len(h.Actions) {
 		acts = h.ShownActions
 	}
 	if maxHistory > 0 && len(acts) > maxHistory {
@@ -123,13 +140,25 @@ func (w Wrapper) Render(h History, maxHistory int) (Prompt, error) {
 			b.WriteString(withNewline(o.Text))
 		}
 		return Prompt{Text: h.Info.Prefix + b.String() + h.Info.Suffix}, nil
-	case WrapConcatWithAction:
+	case WrapConcatWithAction, WrapConcatChatOnReset:
+		texts := make([]string, len(obs))
+		for i, o := range obs {
+			texts[i] = o.Text
+		}
+		// GEM templates the reset observation as it enters its history, so
+		// it is gone once max_history drops it.
+		if w == WrapConcatChatOnReset && len(obs) == len(h.Observations) {
+			if h.ChatTemplate == nil {
+				return Prompt{}, ErrNoChatTemplate
+			}
+			texts[0] = h.ChatTemplate(texts[0])
+		}
 		var b strings.Builder
 		for i, a := range acts {
-			b.WriteString(withNewline(obs[i].Text))
+			b.WriteString(withNewline(texts[i]))
 			b.WriteString(withNewline(a))
 		}
-		b.WriteString(withNewline(last.Text))
+		b.WriteString(withNewline(texts[len(texts)-1]))
 		return Prompt{Text: h.Info.Prefix + b.String() + h.Info.Suffix}, nil
 	case WrapChat:
 		// Each observation message keeps the frame it was shown with, so

@@ -1,6 +1,7 @@
 package envs
 
 import (
+	"errors"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -100,3 +101,36 @@ type scripted struct{}
 func (*scripted) Reset(uint64) (string, Info, error)   { return "Rules.", Info{}, nil }
 func (*scripted) Step(string) (StepResult, error)      { return StepResult{}, nil }
 func (*scripted) SampleRandomAction(*rand.Rand) string { return "" }
+
+// concat_chat_on_reset is GEM's concat_with_action whose reset observation
+// went through the tokenizer's chat template (one user message, generation
+// prompt); the frame of the latest info wraps the whole text, after the
+// generation prompt, as in GEM. Without a template it is an error.
+func TestConcatChatOnReset(t *testing.T) {
+	w, err := ParseWrapper("concat_chat_on_reset")
+	if err != nil || w != WrapConcatChatOnReset {
+		t.Fatalf("ParseWrapper: %v %v", w, err)
+	}
+	qwen := func(s string) string { return "<|im_start|>user\n" + s + "<|im_end|>\n<|im_start|>assistant\n" }
+	e := NewEpisode(&scripted{}, w, 0, WithChatTemplate(qwen))
+	p, _, err := e.Reset(1)
+	if err != nil || p.Text != "<|im_start|>user\nRules.<|im_end|>\n<|im_start|>assistant\n" {
+		t.Fatalf("reset prompt %q %v", p.Text, err)
+	}
+	p, _, err = e.Record("Hmm. \\boxed{5}", StepResult{Observation: "Too low.", Info: Info{ParsedAction: "\\boxed{5}", Suffix: "Next?"}})
+	want := "<|im_start|>user\nRules.<|im_end|>\n<|im_start|>assistant\nHmm. \\boxed{5}\nToo low.\nNext?"
+	if err != nil || p.Text != want {
+		t.Fatalf("prompt\n got %q\nwant %q (%v)", p.Text, want, err)
+	}
+	// GEM templates the reset observation in its history queue: once
+	// max_history drops it, it is gone.
+	h := e.History()
+	p, err = w.Render(History{Observations: append(h.Observations, Observation{Text: "Too high."}), Actions: append(h.Actions, "\\boxed{4}"),
+		ChatTemplate: qwen}, 1)
+	if err != nil || p.Text != "Too low.\n\\boxed{4}\nToo high.\n" {
+		t.Fatalf("max_history 1: %q %v", p.Text, err)
+	}
+	if _, _, err := NewEpisode(&scripted{}, w, 0).Reset(1); !errors.Is(err, ErrNoChatTemplate) {
+		t.Fatalf("no template: %v", err)
+	}
+}
