@@ -59,8 +59,8 @@ type Info struct {
 	Suffix string `json:"suffix,omitempty"`
 	// ParsedAction is the action as the env understood it (recorded, not
 	// shown: wrappers echo the model's whole response, as GEM's games set no
-	// parsed_action). On a tool turn it is the call's text, and
-	// concat_with_action shows the response up to its end (ShownAction).
+	// parsed_action). On a tool turn it is the tool's parsed_action, which
+	// concat_with_action shows (ShownAction).
 	ParsedAction string `json:"parsed_action,omitempty"`
 	// FormatError: the action could not be parsed (the env's format penalty applied).
 	FormatError bool `json:"format_error,omitempty"`

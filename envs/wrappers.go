@@ -190,17 +190,14 @@ func observationMessage(o Observation) Message {
 // ShownAction is an action as GEM's observation wrapper records it: its
 // info's parsed_action when set, else the action. No GEM game sets one, so
 // an env step shows the model's whole response (an env's Info.ParsedAction
-// is not shown); a tool turn's parsed_action is the response up to the end
-// of the call, thinking included (GEM's python and search tools), and
-// ParsedAction here is the call's text, found in the action.
+// is not shown); a tool turn's is its tool's parsed_action (tools.Call.
+// Shown): the response up to the end of the call, thinking included, for
+// python and search, the call alone for MCP.
 func ShownAction(action string, info Info) string {
 	if !info.UseTool || info.ParsedAction == "" {
 		return action
 	}
-	if i := strings.Index(action, info.ParsedAction); i >= 0 {
-		return action[:i+len(info.ParsedAction)]
-	}
-	return action
+	return info.ParsedAction
 }
 
 // withNewline ends non-empty text with a newline (GEM's maybe_add_new_line).

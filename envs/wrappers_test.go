@@ -81,7 +81,7 @@ func TestConcatWithActionShowsResponses(t *testing.T) {
 	}
 	call := "<python>print(2+2)</python>"
 	tool := "Let me compute. " + call + " and more text"
-	p, _, err := e.Record(tool, StepResult{Observation: "Code execution result: 4\n", Info: Info{ParsedAction: call, UseTool: true}})
+	p, _, err := e.Record(tool, StepResult{Observation: "Code execution result: 4\n", Info: Info{ParsedAction: "Let me compute. " + call, UseTool: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

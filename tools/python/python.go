@@ -111,6 +111,7 @@ func Parse(action string) (tools.Call, bool) {
 		Tool:  Name,
 		Input: strings.TrimFunc(action[best[2]:best[3]], pyIsSpace),
 		Raw:   action[best[0]:best[1]],
+		Shown: action[:best[1]],
 	}, true
 }
 

@@ -214,7 +214,11 @@ func Outcome(cfg Config, uses, successes int, call tools.Call, res tools.Result)
 	} else if cfg.ToolErrorReward != 0 {
 		reward = cfg.ToolErrorReward
 	}
-	info := envs.Info{ParsedAction: call.Raw, UseTool: true, Extra: map[string]any{
+	parsed := call.Shown
+	if parsed == "" {
+		parsed = call.Raw
+	}
+	info := envs.Info{ParsedAction: parsed, UseTool: true, Extra: map[string]any{
 		"tool_type": call.Tool, "tool_use_counter": uses, "tool_success_counter": successes,
 	}}
 	return envs.StepResult{Observation: obs, Reward: reward, Info: info}

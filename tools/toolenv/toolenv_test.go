@@ -338,3 +338,35 @@ func TestMaxToolUsesZeroAndNoCap(t *testing.T) {
 		t.Errorf("no cap: %d tool turns of 50", n)
 	}
 }
+
+// A tool turn's parsed action is its tool's parsed_action in GEM, which
+// concat_with_action shows: python and search show the response up to the
+// end of the call (thinking included, the rest dropped), MCP the call alone.
+func TestToolTurnParsedActionAsGEM(t *testing.T) {
+	py, _ := python.Parse("Think first. <python>print(1)</python> and then more")
+	se, _ := search.Parse("<think>facts</think><search>towns</search> trailing")
+	mcpCall := tools.Call{Tool: "mcp", Name: "echo", Raw: `<tool_call>{"name": "echo", "arguments": {}}</tool_call>`}
+	for _, tt := range []struct {
+		call tools.Call
+		want string
+	}{
+		{py, "Think first. <python>print(1)</python>"},
+		{se, "<think>facts</think><search>towns</search>"},
+		{mcpCall, mcpCall.Raw},
+	} {
+		res := toolenv.Outcome(toolenv.Config{MaxToolUses: 5}, 0, 0, tt.call, tools.Result{Observation: "out"})
+		if res.Info.ParsedAction != tt.want || envs.ShownAction("ignored", res.Info) != tt.want {
+			t.Errorf("%s: parsed action %q, want %q", tt.call.Tool, res.Info.ParsedAction, tt.want)
+		}
+	}
+	ep := envs.NewEpisode(game(t), envs.WrapConcatWithAction, 0)
+	first, _, err := ep.Reset(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	action := "Think first. <python>print(1)</python> and then more"
+	p, _, err := ep.Record(action, toolenv.Outcome(toolenv.Config{MaxToolUses: 5}, 0, 0, py, tools.Result{Observation: "Code execution result: 1\n"}))
+	if want := first.Text + "Think first. <python>print(1)</python>\nCode execution result: 1\n"; err != nil || p.Text != want {
+		t.Fatalf("prompt\n got %q\nwant %q (%v)", p.Text, want, err)
+	}
+}

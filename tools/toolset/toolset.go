@@ -517,7 +517,7 @@ func (f *functionCalls) Parse(action string) (tools.Call, bool) {
 	field := map[string]string{python.Name: "code", search.Name: "query"}[name]
 	if _, has := f.set.Tool(name); has && field != "" {
 		var a map[string]any
-		call := tools.Call{Tool: name, Raw: raw}
+		call := tools.Call{Tool: name, Raw: raw, Shown: action[:strings.Index(action, raw)+len(raw)]}
 		if err := json.Unmarshal([]byte(args), &a); err != nil {
 			call.Err = fmt.Sprintf("[Tool call error: arguments of %s are not a JSON object: %v]", name, err)
 		} else if v, ok := a[field].(string); !ok {
