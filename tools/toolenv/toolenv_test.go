@@ -360,13 +360,12 @@ func TestToolTurnParsedActionAsGEM(t *testing.T) {
 		}
 	}
 	ep := envs.NewEpisode(game(t), envs.WrapConcatWithAction, 0)
-	first, _, err := ep.Reset(1)
-	if err != nil {
+	if _, _, err := ep.Reset(1); err != nil {
 		t.Fatal(err)
 	}
 	action := "Think first. <python>print(1)</python> and then more"
 	p, _, err := ep.Record(action, toolenv.Outcome(toolenv.Config{MaxToolUses: 5}, 0, 0, py, tools.Result{Observation: "Code execution result: 1\n"}))
-	if want := first.Text + "Think first. <python>print(1)</python>\nCode execution result: 1\n"; err != nil || p.Text != want {
+	if want := strings.TrimSuffix(ep.History().Observations[0].Text, "\n") + "\nThink first. <python>print(1)</python>\nCode execution result: 1\n"; err != nil || p.Text != want {
 		t.Fatalf("prompt\n got %q\nwant %q (%v)", p.Text, want, err)
 	}
 }
