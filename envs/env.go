@@ -57,8 +57,10 @@ type Info struct {
 	// the next move. Only the latest step's frame is used.
 	Prefix string `json:"prefix,omitempty"`
 	Suffix string `json:"suffix,omitempty"`
-	// ParsedAction is the action as the env understood it; wrappers that echo
-	// actions into the prompt use it instead of the raw text when set.
+	// ParsedAction is the action as the env understood it (recorded, not
+	// shown: wrappers echo the model's whole response, as GEM's games set no
+	// parsed_action). On a tool turn it is the tool's parsed_action, which
+	// concat_with_action shows (ShownAction).
 	ParsedAction string `json:"parsed_action,omitempty"`
 	// FormatError: the action could not be parsed (the env's format penalty applied).
 	FormatError bool `json:"format_error,omitempty"`

@@ -9,6 +9,7 @@ type Episode struct {
 	env        Env
 	wrapper    Wrapper
 	maxHistory int
+	template   ChatTemplate
 
 	history History
 	steps   int
@@ -16,9 +17,20 @@ type Episode struct {
 	done    bool
 }
 
+// EpisodeOption configures an Episode.
+type EpisodeOption func(*Episode)
+
+// WithChatTemplate gives the episode the model's chat template, which
+// concat_chat_on_reset applies to the reset observation.
+func WithChatTemplate(t ChatTemplate) EpisodeOption { return func(e *Episode) { e.template = t } }
+
 // NewEpisode returns a driver for env rendering prompts with w.
-func NewEpisode(env Env, w Wrapper, maxHistory int) *Episode {
-	return &Episode{env: env, wrapper: w, maxHistory: maxHistory}
+func NewEpisode(env Env, w Wrapper, maxHistory int, opts ...EpisodeOption) *Episode {
+	e := &Episode{env: env, wrapper: w, maxHistory: maxHistory}
+	for _, o := range opts {
+		o(e)
+	}
+	return e
 }
 
 // Reset starts a new episode and returns its first prompt.
@@ -31,7 +43,7 @@ func (e *Episode) Reset(seed uint64) (Prompt, Info, error) {
 }
 
 func (e *Episode) start(obs string, info Info) (Prompt, Info, error) {
-	e.history = History{Observations: []Observation{framed(obs, info)}, Info: info}
+	e.history = History{Observations: []Observation{framed(obs, info)}, Info: info, ChatTemplate: e.template}
 	e.steps, e.total, e.done = 0, 0, false
 	p, err := e.wrapper.Render(e.history, e.maxHistory)
 	return p, info, err
@@ -50,12 +62,8 @@ func (e *Episode) Step(action string) (Prompt, StepResult, error) {
 // on a tool worker — to the history, exactly as Step would have, and
 // returns the next prompt. The env itself is not stepped.
 func (e *Episode) Record(action string, res StepResult) (Prompt, StepResult, error) {
-	parsed := action
-	if res.Info.ParsedAction != "" {
-		parsed = res.Info.ParsedAction
-	}
 	e.history.Actions = append(e.history.Actions, action)
-	e.history.ParsedActions = append(e.history.ParsedActions, parsed)
+	e.history.ShownActions = append(e.history.ShownActions, ShownAction(action, res.Info))
 	e.history.Observations = append(e.history.Observations, framed(res.Observation, res.Info))
 	e.history.Info = res.Info
 	e.steps++

@@ -1,6 +1,7 @@
 package envs
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -18,8 +19,15 @@ const (
 	WrapLast Wrapper = "last"
 	// WrapConcat concatenates every observation (GEM "concat").
 	WrapConcat Wrapper = "concat"
-	// WrapConcatWithAction interleaves observations and actions (GEM "concat_with_action").
+	// WrapConcatWithAction interleaves observations and actions (GEM
+	// "concat_with_action"): each action as GEM's observation wrapper shows
+	// it (History.ShownActions).
 	WrapConcatWithAction Wrapper = "concat_with_action"
+	// WrapConcatChatOnReset is concat_with_action whose first observation
+	// went through the model's chat template as one user message with the
+	// generation prompt (GEM "concat_chat_on_reset"); it needs the episode's
+	// ChatTemplate.
+	WrapConcatChatOnReset Wrapper = "concat_chat_on_reset"
 	// WrapChat produces a message list — user/tool observations and assistant
 	// actions — for the inference server to template (GEM "concat_chat",
 	// which applies the tokenizer's template client-side instead).
@@ -27,7 +35,16 @@ const (
 )
 
 // Wrappers lists the wrapper names in a stable order.
-var Wrappers = []Wrapper{WrapLast, WrapConcat, WrapConcatWithAction, WrapChat}
+var Wrappers = []Wrapper{WrapLast, WrapConcat, WrapConcatWithAction, WrapConcatChatOnReset, WrapChat}
+
+// ChatTemplate renders one user message as the model's chat template does,
+// with the generation prompt: GEM's tokenizer.apply_chat_template([{"role":
+// "user", "content": text}], tokenize=False, add_generation_prompt=True).
+type ChatTemplate func(text string) string
+
+// ErrNoChatTemplate means concat_chat_on_reset was asked to render without
+// the model's chat template.
+var ErrNoChatTemplate = errors.New("wrapper concat_chat_on_reset needs the model's chat template (GEM takes it from the tokenizer); none was given")
 
 // ParseWrapper accepts a wrapper name, including GEM's "concat_chat" for chat.
 func ParseWrapper(s string) (Wrapper, error) {
@@ -59,12 +76,14 @@ type Observation struct {
 type History struct {
 	Observations []Observation `json:"observations"`
 	Actions      []string      `json:"actions"`
-	// ParsedActions are the actions as the env understood them (Info.
-	// ParsedAction, or the action itself); when set, concat_with_action
-	// shows them, as GEM does. chat always shows the raw actions: they are
-	// what the model said, and the conversation must be the one it saw.
-	ParsedActions []string `json:"parsed_actions,omitempty"`
-	Info          Info     `json:"info"`
+	// ShownActions are the actions as GEM's observation wrapper shows them
+	// (ShownAction); when set, concat_with_action shows them. chat always
+	// shows the raw actions: they are what the model said, and the
+	// conversation must be the one it saw.
+	ShownActions []string `json:"shown_actions,omitempty"`
+	Info         Info     `json:"info"`
+	// ChatTemplate formats the reset observation for concat_chat_on_reset.
+	ChatTemplate ChatTemplate `json:"-"`
 }
 
 // Message is one chat message.
@@ -104,8 +123,8 @@ func (w Wrapper) Render(h History, maxHistory int) (Prompt, error) {
 			w, len(h.Observations), len(h.Observations)-1, len(h.Actions))
 	}
 	obs, acts := h.Observations, h.Actions
-	if w == WrapConcatWithAction && len(h.ParsedActions) == len(h.Actions) {
-		acts = h.ParsedActions
+	if (w == WrapConcatWithAction || w == WrapConcatChatOnReset) && len(h.ShownActions) == len(h.Actions) {
+		acts = h.ShownActions
 	}
 	if maxHistory > 0 && len(acts) > maxHistory {
 		acts = acts[len(acts)-maxHistory:]
@@ -121,13 +140,25 @@ func (w Wrapper) Render(h History, maxHistory int) (Prompt, error) {
 			b.WriteString(withNewline(o.Text))
 		}
 		return Prompt{Text: h.Info.Prefix + b.String() + h.Info.Suffix}, nil
-	case WrapConcatWithAction:
+	case WrapConcatWithAction, WrapConcatChatOnReset:
+		texts := make([]string, len(obs))
+		for i, o := range obs {
+			texts[i] = o.Text
+		}
+		// GEM templates the reset observation as it enters its history, so
+		// it is gone once max_history drops it.
+		if w == WrapConcatChatOnReset && len(obs) == len(h.Observations) {
+			if h.ChatTemplate == nil {
+				return Prompt{}, ErrNoChatTemplate
+			}
+			texts[0] = h.ChatTemplate(texts[0])
+		}
 		var b strings.Builder
 		for i, a := range acts {
-			b.WriteString(withNewline(obs[i].Text))
+			b.WriteString(withNewline(texts[i]))
 			b.WriteString(withNewline(a))
 		}
-		b.WriteString(withNewline(last.Text))
+		b.WriteString(withNewline(texts[len(texts)-1]))
 		return Prompt{Text: h.Info.Prefix + b.String() + h.Info.Suffix}, nil
 	case WrapChat:
 		// Each observation message keeps the frame it was shown with, so
@@ -154,6 +185,19 @@ func observationMessage(o Observation) Message {
 		return Message{Role: "tool", Content: content}
 	}
 	return Message{Role: "user", Content: content}
+}
+
+// ShownAction is an action as GEM's observation wrapper records it: its
+// info's parsed_action when set, else the action. No GEM game sets one, so
+// an env step shows the model's whole response (an env's Info.ParsedAction
+// is not shown); a tool turn's is its tool's parsed_action (tools.Call.
+// Shown): the response up to the end of the call, thinking included, for
+// python and search, the call alone for MCP.
+func ShownAction(action string, info Info) string {
+	if !info.UseTool || info.ParsedAction == "" {
+		return action
+	}
+	return info.ParsedAction
 }
 
 // withNewline ends non-empty text with a newline (GEM's maybe_add_new_line).

@@ -198,7 +198,7 @@ func TestToolsSpec(t *testing.T) {
 		{`{}`, "tools", "no tool"},
 		{`{preset: search_tool}`, "tools.search.url", "quarry retrieve serve"},
 		{`{search: {url: "ftp://x/retrieve"}}`, "tools.search.url", "http(s) URL"},
-		{`{python: {}, max_tool_uses: -1}`, "tools.max_tool_uses", "0 (no cap)"},
+		{`{python: {}, max_tool_uses: -2}`, "tools.max_tool_uses", "-1 (no cap)"},
 		{`{python: {}, tool_error_reward: 0.5}`, "tools.tool_error_reward", "negative"},
 		{`{preset: python_tool, tool_error_reward: -0.1}`, "tools.tool_error_reward", "cannot be combined"},
 		{`{mcp: {servers: {}}}`, "tools.mcp", "mcpServers"},

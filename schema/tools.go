@@ -27,7 +27,9 @@ type ToolsSpec struct {
 	ToolReward        *float64 `json:"tool_reward,omitempty"`
 	ToolSuccessReward *float64 `json:"tool_success_reward,omitempty"`
 	ToolErrorReward   *float64 `json:"tool_error_reward,omitempty"`
-	// MaxToolUses caps tool turns per episode (default 10, GEM's; 0: no cap).
+	// MaxToolUses caps tool turns per episode (default 10, GEM's; a
+	// preset's 5). 0 means no tool turns (GEM); -1 no cap (GEM's None; YAML
+	// null is "unset" here).
 	MaxToolUses *int `json:"max_tool_uses,omitempty"`
 	// Calling is how the agent calls tools: "text" (default), tags in the
 	// response parsed as GEM does; or "native": the tools go to the endpoint
@@ -49,6 +51,10 @@ type PythonToolSpec struct {
 	Timeout Duration `json:"timeout,omitempty"`
 	// KeepErrorLastLine shows only the last line of stderr (GEM's option).
 	KeepErrorLastLine bool `json:"keep_error_last_line,omitempty"`
+	// NoBlocklist runs code that GEM's default sandbox type refuses
+	// (import subprocess, os.system, sys.exit, …; tools/python.Blocked),
+	// which is otherwise a failed call, as in GEM.
+	NoBlocklist bool `json:"no_blocklist,omitempty"`
 }
 
 // SearchToolSpec points the search tool at a /retrieve server.
@@ -64,14 +70,16 @@ type ToolPreset struct {
 	Tool                          string
 	ToolReward, ToolSuccessReward float64
 	MaxToolUses                   int
+	KeepErrorLastLine             bool
 }
 
 // ToolPresets are GEM's presets (gem/wrappers/wrapper_factory.py).
 var ToolPresets = map[string]ToolPreset{
-	"python_tool":               {Tool: "python", ToolReward: 0.05, ToolSuccessReward: 0.25, MaxToolUses: 5},
-	"python_tool_no_int_reward": {Tool: "python", MaxToolUses: 5},
-	"search_tool":               {Tool: "search", ToolReward: 0.3, MaxToolUses: 5},
-	"search_tool_no_int_reward": {Tool: "search", MaxToolUses: 5},
+	"python_tool":                               {Tool: "python", ToolReward: 0.05, ToolSuccessReward: 0.25, MaxToolUses: 5},
+	"python_tool_no_int_reward":                 {Tool: "python", MaxToolUses: 5},
+	"python_tool_no_int_reward_last_line_error": {Tool: "python", MaxToolUses: 5, KeepErrorLastLine: true},
+	"search_tool":                               {Tool: "search", ToolReward: 0.3, MaxToolUses: 5},
+	"search_tool_no_int_reward":                 {Tool: "search", MaxToolUses: 5},
 }
 
 // DefaultMaxToolUses is GEM's ToolEnvWrapper default.
@@ -94,6 +102,7 @@ func (t *ToolsSpec) withDefaults() {
 			if t.Python == nil {
 				t.Python = &PythonToolSpec{}
 			}
+			t.Python.KeepErrorLastLine = t.Python.KeepErrorLastLine || p.KeepErrorLastLine
 		case "search":
 			if t.Search == nil {
 				t.Search = &SearchToolSpec{}
@@ -191,8 +200,8 @@ func (t *ToolsSpec) validate(policy, wrapper string, add func(path, format strin
 			add("tools.mcp", `want an mcpServers document: {"mcpServers": {"name": {"command": "…", "args": […]}}}`)
 		}
 	}
-	if t.MaxToolUses != nil && *t.MaxToolUses < 0 {
-		add("tools.max_tool_uses", "%d: want 0 (no cap) or more", *t.MaxToolUses)
+	if t.MaxToolUses != nil && *t.MaxToolUses < -1 {
+		add("tools.max_tool_uses", "%d: want a cap of 1 or more, 0 (no tool turns) or -1 (no cap)", *t.MaxToolUses)
 	}
 	if r := t.ToolErrorReward; r != nil && *r != 0 {
 		if *r > 0 {

@@ -55,6 +55,11 @@ type Call struct {
 	Input string `json:"input"`
 	// Raw is the exact text of the call in the action.
 	Raw string `json:"raw"`
+	// Shown is the turn's action as GEM's observation wrappers show it (its
+	// tool's parsed_action): for python and search the action up to the end
+	// of the call, thinking included; "" means Raw (GEM's MCP tool shows the
+	// call alone).
+	Shown string `json:"shown,omitempty"`
 	// Err explains why the call is malformed (bad JSON arguments, unknown
 	// tool name); Execute of such a call returns it as an error observation
 	// without running anything.

@@ -320,6 +320,11 @@ func (r *run) equal(a, b *answer) bool {
 		}
 		return r.relEqual(a, &answer{kind: aRel, ops: []string{"="}, terms: []*node{lhs, b.expr}})
 	}
+	if iv, ok := r.intervalForm(a, b); ok {
+		a = iv
+	} else if iv, ok := r.intervalForm(b, a); ok {
+		b = iv
+	}
 	if a.kind != b.kind {
 		return false
 	}
@@ -535,4 +540,79 @@ func (r *run) proportional(a, b *node) bool {
 		valid++
 	}
 	return 2*valid >= need
+}
+
+// intervalForm reads a, when it is a one-variable inequality (or a list of
+// them: "x < 1 or x > 2") and other an interval or a union, as the set it
+// describes (sympy's as_set, as math_verify compares them): x \le 3 is
+// (-\infty, 3], 1 < x \le 3 is (1, 3], x \ne 3 is (-\infty,3) \cup (3,\infty).
+func (r *run) intervalForm(a, other *answer) (*answer, bool) {
+	if other.kind != aSeq && other.kind != aUnion {
+		return nil, false
+	}
+	if a.kind == aRel {
+		return inequalitySet(a)
+	}
+	if a.kind != aSet || len(a.elems) < 2 {
+		return nil, false
+	}
+	u := &answer{kind: aUnion}
+	for _, e := range a.elems {
+		if e.kind != aRel {
+			return nil, false
+		}
+		s, ok := inequalitySet(e)
+		if !ok {
+			return nil, false
+		}
+		if s.kind == aUnion {
+			u.elems = append(u.elems, s.elems...)
+		} else {
+			u.elems = append(u.elems, s)
+		}
+	}
+	return u, true
+}
+
+// inequalitySet is the interval (or union of two) a canonical relation with
+// a bare variable on one side describes; ok is false for anything else:
+// equations, chains not of the form a < x < b, a variable inside an
+// expression (2x \le 6 is not solved), or the variable in a bound.
+func inequalitySet(a *answer) (*answer, bool) {
+	inf := &node{kind: nConst, name: "infty"}
+	negInf := &node{kind: nNeg, a: inf}
+	bound := func(v string, n *node) bool { return !slices.Contains(varsOf(n), v) }
+	isVar := func(n *node) bool { return n.kind == nVar }
+	t, ops := a.terms, a.ops
+	switch {
+	case len(ops) == 1 && ops[0] == `\ne` && isVar(t[0]) && bound(t[0].name, t[1]):
+		return &answer{kind: aUnion, elems: []*answer{interval('(', negInf, t[1], ')'), interval('(', t[1], inf, ')')}}, true
+	case len(ops) == 1 && ops[0] == `\ne` && isVar(t[1]) && bound(t[1].name, t[0]):
+		return &answer{kind: aUnion, elems: []*answer{interval('(', negInf, t[0], ')'), interval('(', t[0], inf, ')')}}, true
+	}
+	for _, op := range ops {
+		if op != "<" && op != `\le` {
+			return nil, false
+		}
+	}
+	end := func(op string, open, closed byte) byte {
+		if op == "<" {
+			return open
+		}
+		return closed
+	}
+	switch {
+	case len(ops) == 1 && isVar(t[0]) && bound(t[0].name, t[1]):
+		return interval('(', negInf, t[1], end(ops[0], ')', ']')), true
+	case len(ops) == 1 && isVar(t[1]) && bound(t[1].name, t[0]):
+		return interval(end(ops[0], '(', '['), t[0], inf, ')'), true
+	case len(ops) == 2 && isVar(t[1]) && bound(t[1].name, t[0]) && bound(t[1].name, t[2]):
+		return interval(end(ops[0], '(', '['), t[0], t[2], end(ops[1], ')', ']')), true
+	}
+	return nil, false
+}
+
+func interval(open byte, lo, hi *node, closeB byte) *answer {
+	return &answer{kind: aSeq, open: open, close: closeB,
+		elems: []*answer{{kind: aScalar, expr: lo}, {kind: aScalar, expr: hi}}}
 }

@@ -68,6 +68,14 @@
 //   - A bare list is order-insensitive ("2, 3" equals "3, 2") and never equals
 //     a tuple "(2, 3)"; a one-element set equals its element.
 //   - An empty answer is never equivalent to anything, even to "".
+//   - A one-variable inequality equals the interval it describes, both ways
+//     round, as in GEM (math_verify compares a relation with a set through
+//     sympy's as_set): x \le 3 is (-\infty, 3], x > 3 is (3, \infty),
+//     1 < x \le 3 is (1, 3], x \ne 0 is (-\infty,0) \cup (0,\infty), and a
+//     list of inequalities ("x < 1 or x > 2") is the union of their
+//     intervals. Ends must match (open or closed). The variable must stand
+//     alone on one side: 2x \le 6 is not solved to x \le 3, and an
+//     interval's bounds must not contain it.
 //
 // # Known deviations from GEM's Python grader
 //

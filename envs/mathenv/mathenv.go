@@ -160,7 +160,7 @@ func register(r *envs.Registry, sourceFor func(Dataset) string) error {
 			MaxTurns:   1,
 			RewardMin:  mathcheck.FormatPenalty,
 			RewardMax:  1,
-			Revision:   1,
+			Revision:   2, // 2: interval ↔ inequality equivalence (GEM's math_verify)
 			DataDigest: envs.Digest(sample),
 			Build: envs.Options(DefaultOptions(sourceFor(d)), func(o Options) (envs.Env, error) {
 				return newEnv(o, samplePath), nil

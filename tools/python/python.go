@@ -41,6 +41,12 @@ type Options struct {
 	// KeepErrorLastLine keeps only the last line of stderr, as GEM's
 	// keep_error_last_line.
 	KeepErrorLastLine bool
+	// Blocklist refuses code containing GEM's blocklist (Blocked) without
+	// running it, as GEM's python tool with its default sandbox type does:
+	// the call fails ("Execution blocked: …"), so it earns no success
+	// reward. The job presets turn it on (tools.python.no_blocklist turns
+	// it off); the sandbox, not the list, is the isolation either way.
+	Blocklist bool
 	// NoImportRetry turns off GEM's second attempt: when a run fails with
 	// "is not defined" in stderr, GEM runs the code again with a prelude of
 	// common imports (math, itertools, collections, numpy, …).
@@ -105,6 +111,7 @@ func Parse(action string) (tools.Call, bool) {
 		Tool:  Name,
 		Input: strings.TrimFunc(action[best[2]:best[3]], pyIsSpace),
 		Raw:   action[best[0]:best[1]],
+		Shown: action[:best[1]],
 	}, true
 }
 
@@ -149,6 +156,9 @@ func (s *Session) Execute(ctx context.Context, call tools.Call) (tools.Result, e
 		return tools.Result{Observation: "Code execution result: " + call.Err + "\n", Error: true}, nil
 	}
 	code := call.Input
+	if s.tool.opts.Blocklist && Blocked(code) {
+		return observe(outcome{stderr: BlockedMessage}, s.tool.opts), nil
+	}
 	// GEM answers a lone "..." (a placeholder, valid Python) without running it.
 	if code == "..." {
 		return observe(outcome{stderr: "SyntaxError: invalid syntax"}, s.tool.opts), nil
@@ -163,6 +173,32 @@ func (s *Session) Execute(ctx context.Context, call tools.Call) (tools.Result, e
 		}
 	}
 	return observe(out, s.tool.opts), nil
+}
+
+// BlockedMessage is GEM's stderr for code its blocklist refuses.
+const BlockedMessage = "Execution blocked: Code contains potentially dangerous operations or imports."
+
+// GEM's blocklist (gem/utils/sandbox.py check_forbidden_imports): plain
+// substring tests, so a comment or a string holding one blocks the code too.
+var (
+	blockedModules  = []string{"subprocess", "multiprocessing", "threading", "socket", "psutil", "resource", "ctypes"}
+	blockedPatterns = []string{"os.system", "os.popen", "os.spawn", "os.fork", "os.exec", "sys.exit", "os._exit", "os.kill"}
+)
+
+// Blocked reports whether GEM's python tool would refuse code: it contains
+// "import m" or "from m" for a blocked module m, or a blocked call pattern.
+func Blocked(code string) bool {
+	for _, m := range blockedModules {
+		if strings.Contains(code, "import "+m) || strings.Contains(code, "from "+m) {
+			return true
+		}
+	}
+	for _, p := range blockedPatterns {
+		if strings.Contains(code, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // outcome is one run as GEM's run_python sees it.

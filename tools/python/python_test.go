@@ -427,3 +427,35 @@ func BenchmarkExecute(b *testing.B) {
 	b.ReportMetric(ms(0.5), "p50-ms")
 	b.ReportMetric(ms(0.99), "p99-ms")
 }
+
+// GEM's python tool with its default sandbox type ("none") refuses code
+// holding its blocklist before running it: a failed call whose observation
+// is GEM's message. The check is GEM's plain substring test, so a comment
+// blocks too; without Blocklist the same code runs.
+func TestBlocklistAsGEM(t *testing.T) {
+	sb := newTestSandbox(t, 1)
+	tool, s := newTestSession(t, sb, Options{Blocklist: true})
+	_, lastLine := newTestSession(t, sb, Options{Blocklist: true, KeepErrorLastLine: true})
+	_, open := newTestSession(t, sb, Options{})
+	const blocked = "Code execution result: Execution blocked: Code contains potentially dangerous operations or imports.\n"
+	for _, src := range []string{
+		"import subprocess\nprint(1)", "from multiprocessing import Pool", "import threading", "import socket",
+		"import psutil", "import resource", "from ctypes import c_int", "import os\nos.system('true')",
+		"import os\nos.popen('true')", "import os\nos.spawnl", "import os\nos.fork()", "import os\nos.execv",
+		"import sys\nsys.exit(0)", "import os\nos._exit(0)", "import os\nos.kill(1, 0)", "print(1)  # never import socket",
+	} {
+		for _, sess := range []*Session{s, lastLine} {
+			if res := execute(t, tool, sess, code(src)); res.Observation != blocked || !res.Error {
+				t.Errorf("%q: %+v, want GEM's blocked error", src, res)
+			}
+		}
+	}
+	for _, src := range []string{"import sys\nprint(sys.version_info[0])", "import os\nprint(os.getcwd() != '')", "print('subprocess')"} {
+		if res := execute(t, tool, s, code(src)); res.Error || strings.Contains(res.Observation, "blocked") {
+			t.Errorf("%q is not on GEM's list: %+v", src, res)
+		}
+	}
+	if res := execute(t, tool, open, code("import threading\nprint('ran')")); res.Error || res.Observation != "Code execution result: ran\n\n" {
+		t.Errorf("without the blocklist: %+v", res)
+	}
+}

@@ -41,7 +41,8 @@ func TestParse(t *testing.T) {
 			}
 			want := tools.Call{}
 			if tc.ok {
-				want = tools.Call{Tool: "search", Input: tc.input, Raw: tc.raw}
+				// Shown is GEM's parsed_action: the action up to the end of the call.
+				want = tools.Call{Tool: "search", Input: tc.input, Raw: tc.raw, Shown: tc.action[:strings.Index(tc.action, tc.raw)+len(tc.raw)]}
 			}
 			if call != want {
 				t.Errorf("Parse = %+v, want %+v", call, want)

@@ -150,8 +150,8 @@ const (
 // <search>(.*?)</search> (DOTALL) does: the first opening tag and the first
 // closing tag after it. The query is the text between them with surrounding
 // whitespace removed (Python's str.strip); an empty query is still a call.
-// Raw is the matched tag text; GEM's parsed_action (the action up to the end
-// of the call) is action[:strings.Index(action, Raw)+len(Raw)].
+// Raw is the matched tag text; Shown is GEM's parsed_action, the action up
+// to the end of the call.
 func (t *Tool) Parse(action string) (tools.Call, bool) {
 	return Parse(action)
 }
@@ -172,6 +172,7 @@ func Parse(action string) (tools.Call, bool) {
 		Tool:  Name,
 		Input: strings.TrimFunc(action[bodyStart:bodyStart+n], isPySpace),
 		Raw:   action[start:end],
+		Shown: action[:end],
 	}, true
 }
 

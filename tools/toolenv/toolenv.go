@@ -34,15 +34,21 @@ type Config struct {
 	// failed call; GEM forbids combining it with the two above.
 	ToolErrorReward float64 `json:"tool_error_reward,omitempty"`
 	// MaxToolUses caps tool turns per episode; past it, tool calls step the
-	// env like any action. 0 means no cap.
+	// env like any action. 0 means no tool turn at all (GEM: the counter is
+	// never below the cap; the instructions are still shown); NoCap is GEM's
+	// None, no cap.
 	MaxToolUses int `json:"max_tool_uses"`
 }
+
+// NoCap as MaxToolUses lets an episode call tools without limit (GEM's
+// max_tool_uses=None); the job's max_turns still bounds its turns.
+const NoCap = -1
 
 // Validate applies GEM's constraints.
 func (c Config) Validate() error {
 	switch {
-	case c.MaxToolUses < 0:
-		return fmt.Errorf("max_tool_uses %d: want ≥ 0 (0: no cap)", c.MaxToolUses)
+	case c.MaxToolUses < NoCap:
+		return fmt.Errorf("max_tool_uses %d: want a cap ≥ 1, 0 (no tool turns) or %d (no cap)", c.MaxToolUses, NoCap)
 	case c.ToolErrorReward > 0:
 		return fmt.Errorf("tool_error_reward %v: must be negative", c.ToolErrorReward)
 	case c.ToolErrorReward != 0 && (c.ToolReward != 0 || c.ToolSuccessReward != 0):
@@ -158,7 +164,7 @@ func (e *Env) ResetTask(row int) (string, envs.Info, error) {
 // Call reports whether action is a tool turn: the budget is not spent and a
 // tool parses a call from it (the first tool that does, in order).
 func (e *Env) Call(action string) (tools.Call, bool) {
-	if e.cfg.MaxToolUses > 0 && e.uses >= e.cfg.MaxToolUses {
+	if e.cfg.MaxToolUses != NoCap && e.uses >= e.cfg.MaxToolUses {
 		return tools.Call{}, false
 	}
 	return ParseCall(e.tools, action)
@@ -198,7 +204,7 @@ func (e *Env) Uses() (uses, successes int) { return e.uses, e.successes }
 func Outcome(cfg Config, uses, successes int, call tools.Call, res tools.Result) envs.StepResult {
 	uses++
 	obs := res.Observation
-	if cfg.MaxToolUses > 0 && uses == cfg.MaxToolUses {
+	if uses == cfg.MaxToolUses {
 		obs += MaxUsesNotice
 	}
 	reward := cfg.ToolReward
@@ -208,7 +214,11 @@ func Outcome(cfg Config, uses, successes int, call tools.Call, res tools.Result)
 	} else if cfg.ToolErrorReward != 0 {
 		reward = cfg.ToolErrorReward
 	}
-	info := envs.Info{ParsedAction: call.Raw, UseTool: true, Extra: map[string]any{
+	parsed := call.Shown
+	if parsed == "" {
+		parsed = call.Raw
+	}
+	info := envs.Info{ParsedAction: parsed, UseTool: true, Extra: map[string]any{
 		"tool_type": call.Tool, "tool_use_counter": uses, "tool_success_counter": successes,
 	}}
 	return envs.StepResult{Observation: obs, Reward: reward, Info: info}

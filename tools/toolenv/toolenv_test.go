@@ -265,7 +265,7 @@ func TestSearchToolTurn(t *testing.T) {
 
 func TestConfigValidate(t *testing.T) {
 	for name, c := range map[string]toolenv.Config{
-		"negative cap":          {MaxToolUses: -1},
+		"negative cap":          {MaxToolUses: -2},
 		"positive error reward": {ToolErrorReward: 0.1},
 		"error with tool":       {ToolErrorReward: -0.1, ToolReward: 0.05},
 	} {
@@ -275,5 +275,97 @@ func TestConfigValidate(t *testing.T) {
 	}
 	if err := (toolenv.Config{ToolErrorReward: -0.1, MaxToolUses: 5}).Validate(); err != nil {
 		t.Error(err)
+	}
+}
+
+// echoTool calls on "<echo>…</echo>" and answers with the text; no sandbox.
+type echoTool struct{}
+
+func (echoTool) Name() string { return "echo" }
+func (echoTool) Parse(action string) (tools.Call, bool) {
+	i, j := strings.Index(action, "<echo>"), strings.Index(action, "</echo>")
+	if i < 0 || j < i {
+		return tools.Call{}, false
+	}
+	return tools.Call{Tool: "echo", Input: action[i+6 : j], Raw: action[i : j+7]}, true
+}
+func (echoTool) Instructions(context.Context) (string, error) {
+	return "Echo with <echo>…</echo>.", nil
+}
+func (echoTool) Open(context.Context) (tools.Session, error) { return echoSession{}, nil }
+
+type echoSession struct{}
+
+func (echoSession) Execute(_ context.Context, c tools.Call) (tools.Result, error) {
+	return tools.Result{Observation: c.Input}, nil
+}
+func (echoSession) Close() error { return nil }
+
+// max_tool_uses 0 disables tool turns, as in GEM (its counter is never below
+// the cap): every call goes to the env, and the instructions are still
+// shown. NoCap (GEM's None) never stops them.
+func TestMaxToolUsesZeroAndNoCap(t *testing.T) {
+	uses := func(limit, calls int) (toolTurns int) {
+		t.Helper()
+		e, err := toolenv.New(game(t), toolenv.Config{MaxToolUses: limit}, []tools.Tool{echoTool{}}, []string{"Echo."},
+			toolenv.WithSessions(map[string]tools.Session{"echo": echoSession{}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		obs, _, err := e.Reset(1)
+		if err != nil || !strings.HasSuffix(obs, "\nEcho.") {
+			t.Fatalf("reset %q %v", obs, err)
+		}
+		for i := 0; i < calls; i++ {
+			if _, ok := e.Call("<echo>hi</echo>"); !ok {
+				return toolTurns
+			}
+			res, err := e.Step("<echo>hi</echo>")
+			if err != nil || !res.Info.UseTool {
+				t.Fatalf("tool turn %d: %+v %v", i, res, err)
+			}
+			toolTurns++
+		}
+		return toolTurns
+	}
+	if n := uses(0, 3); n != 0 {
+		t.Errorf("max_tool_uses 0: %d tool turns, want none", n)
+	}
+	if n := uses(2, 5); n != 2 {
+		t.Errorf("max_tool_uses 2: %d tool turns", n)
+	}
+	if n := uses(toolenv.NoCap, 50); n != 50 {
+		t.Errorf("no cap: %d tool turns of 50", n)
+	}
+}
+
+// A tool turn's parsed action is its tool's parsed_action in GEM, which
+// concat_with_action shows: python and search show the response up to the
+// end of the call (thinking included, the rest dropped), MCP the call alone.
+func TestToolTurnParsedActionAsGEM(t *testing.T) {
+	py, _ := python.Parse("Think first. <python>print(1)</python> and then more")
+	se, _ := search.Parse("<think>facts</think><search>towns</search> trailing")
+	mcpCall := tools.Call{Tool: "mcp", Name: "echo", Raw: `<tool_call>{"name": "echo", "arguments": {}}</tool_call>`}
+	for _, tt := range []struct {
+		call tools.Call
+		want string
+	}{
+		{py, "Think first. <python>print(1)</python>"},
+		{se, "<think>facts</think><search>towns</search>"},
+		{mcpCall, mcpCall.Raw},
+	} {
+		res := toolenv.Outcome(toolenv.Config{MaxToolUses: 5}, 0, 0, tt.call, tools.Result{Observation: "out"})
+		if res.Info.ParsedAction != tt.want || envs.ShownAction("ignored", res.Info) != tt.want {
+			t.Errorf("%s: parsed action %q, want %q", tt.call.Tool, res.Info.ParsedAction, tt.want)
+		}
+	}
+	ep := envs.NewEpisode(game(t), envs.WrapConcatWithAction, 0)
+	if _, _, err := ep.Reset(1); err != nil {
+		t.Fatal(err)
+	}
+	action := "Think first. <python>print(1)</python> and then more"
+	p, _, err := ep.Record(action, toolenv.Outcome(toolenv.Config{MaxToolUses: 5}, 0, 0, py, tools.Result{Observation: "Code execution result: 1\n"}))
+	if want := strings.TrimSuffix(ep.History().Observations[0].Text, "\n") + "\nThink first. <python>print(1)</python>\nCode execution result: 1\n"; err != nil || p.Text != want {
+		t.Fatalf("prompt\n got %q\nwant %q (%v)", p.Text, want, err)
 	}
 }

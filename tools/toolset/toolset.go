@@ -185,7 +185,8 @@ func (h *Host) build(ctx context.Context, spec *schema.ToolsSpec) (*Set, error) 
 		var t tools.Tool
 		switch name {
 		case "python":
-			t = &pythonTool{host: h, opts: python.Options{Timeout: time.Duration(spec.Python.Timeout), KeepErrorLastLine: spec.Python.KeepErrorLastLine}}
+			t = &pythonTool{host: h, opts: python.Options{Timeout: time.Duration(spec.Python.Timeout),
+				KeepErrorLastLine: spec.Python.KeepErrorLastLine, Blocklist: !spec.Python.NoBlocklist}}
 		case "search":
 			st, err := search.New(search.Config{URL: spec.Search.URL, TopK: spec.Search.TopK, Timeout: time.Duration(spec.Search.Timeout)})
 			if err != nil {
@@ -516,7 +517,7 @@ func (f *functionCalls) Parse(action string) (tools.Call, bool) {
 	field := map[string]string{python.Name: "code", search.Name: "query"}[name]
 	if _, has := f.set.Tool(name); has && field != "" {
 		var a map[string]any
-		call := tools.Call{Tool: name, Raw: raw}
+		call := tools.Call{Tool: name, Raw: raw, Shown: action[:strings.Index(action, raw)+len(raw)]}
 		if err := json.Unmarshal([]byte(args), &a); err != nil {
 			call.Err = fmt.Sprintf("[Tool call error: arguments of %s are not a JSON object: %v]", name, err)
 		} else if v, ok := a[field].(string); !ok {

@@ -12,8 +12,13 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/quarry-rl/quarry/envs"
+	"github.com/quarry-rl/quarry/envs/catalog"
+	"github.com/quarry-rl/quarry/internal/sandbox"
+	"github.com/quarry-rl/quarry/internal/sandbox/sandboxtest"
 	"github.com/quarry-rl/quarry/schema"
 	"github.com/quarry-rl/quarry/tools"
+	"github.com/quarry-rl/quarry/tools/toolenv"
 	"github.com/quarry-rl/quarry/tools/toolset"
 )
 
@@ -322,5 +327,74 @@ func TestCloseWhileCallRuns(t *testing.T) {
 	}
 	if tool.open.Load() != 0 {
 		t.Fatal("the session stayed open after its last user released it")
+	}
+}
+
+// The python presets reproduce GEM's python tool: its blocklist is on (a
+// blocked call earns tool_reward but no success reward), no_blocklist turns
+// it off, and python_tool_no_int_reward_last_line_error keeps only the last
+// line of stderr.
+func TestPythonPresets(t *testing.T) {
+	host := &toolset.Host{Sandbox: sandbox.Options{BaseDir: sandboxtest.Dir(t), UIDBase: 63100, Slots: 1}}
+	t.Cleanup(host.CloseAll)
+	reg, err := catalog.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := func(tools, action string) envs.StepResult {
+		t.Helper()
+		spec, err := schema.ParseJobSpec([]byte("job: presets\nenvs: [{id: game:GuessTheNumber-v0-hard}]\ntasks: 1\npolicy: {kind: openai, openai: {endpoints: [\"http://127.0.0.1:1/v1\"], model: m}}\ntools: " + tools + "\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec = spec.WithDefaults()
+		if err := spec.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		set, err := host.Set(context.Background(), spec.Tools)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env, err := reg.Make("game:GuessTheNumber-v0-hard", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := set.Wrap(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := e.Reset(1); err != nil {
+			t.Fatal(err)
+		}
+		call, ok := e.Call(action)
+		if !ok {
+			t.Fatalf("%s: no call in %q", tools, action)
+		}
+		tool, _ := set.Tool(call.Tool)
+		s, release, err := host.Session(context.Background(), "ep-"+tools, tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+		res, err := toolenv.Execute(context.Background(), s, call)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.Apply(call, res)
+	}
+	const threads = "<python>import threading\nprint('ran')</python>"
+	if res := step("{preset: python_tool}", threads); res.Reward != 0.05 ||
+		res.Observation != "Code execution result: Execution blocked: Code contains potentially dangerous operations or imports.\n" {
+		t.Errorf("python_tool, blocked code: %+v", res)
+	}
+	if res := step("{preset: python_tool, python: {no_blocklist: true}}", threads); res.Reward != 0.05+0.25 || res.Observation != "Code execution result: ran\n\n" {
+		t.Errorf("python_tool with no_blocklist: %+v", res)
+	}
+	raise := "<python>print('out')\nraise ValueError('boom')</python>"
+	if res := step("{preset: python_tool_no_int_reward_last_line_error}", raise); res.Reward != 0 || res.Observation != "Code execution result: out\n\nValueError: boom\n" {
+		t.Errorf("python_tool_no_int_reward_last_line_error: %q", res.Observation)
+	}
+	if res := step("{preset: python_tool_no_int_reward}", raise); !strings.Contains(res.Observation, "Traceback") {
+		t.Errorf("python_tool_no_int_reward keeps the traceback: %q", res.Observation)
 	}
 }
