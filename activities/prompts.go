@@ -12,6 +12,11 @@ import (
 // user template's fields. The submit CLI calls it before submission,
 // ValidateJob again on a worker.
 func CheckPrompt(spec schema.JobSpec) error {
+	if spec.Wrapper == string(envs.WrapConcatChatOnReset) {
+		// The wrapper renders the reset observation with the model's chat
+		// template, which workers do not fetch from the server yet.
+		return schema.SpecError{{Path: "wrapper", Problem: "concat_chat_on_reset needs the served model's chat template, which this release cannot fetch yet; use concat_with_action, or chat"}}
+	}
 	o := spec.Policy.OpenAI
 	if o == nil || o.API != schema.APICompletions {
 		return nil

@@ -316,3 +316,20 @@ output: %s
 		})
 	}
 }
+
+// concat_chat_on_reset is refused before submission until workers can fetch
+// the model's chat template, never failed at the first prompt.
+func TestConcatChatOnResetRefusedBeforeSubmission(t *testing.T) {
+	dir := t.TempDir()
+	_, err := dryRun(t, dir, `
+job: reset
+envs: [{id: game:GuessTheNumber-v0-hard}]
+tasks: 1
+wrapper: concat_chat_on_reset
+policy: {kind: oracle}
+output: `+filepath.Join(dir, "out")+`
+`)
+	if err == nil || !strings.Contains(err.Error(), "wrapper: concat_chat_on_reset") {
+		t.Fatalf("err %v: want a refusal naming wrapper", err)
+	}
+}
