@@ -204,9 +204,9 @@ type turnState struct {
 	mu       sync.Mutex
 	pools    map[string]*inference.Pool
 	// shapes is each pool's chat template as token-in/token-out sees it.
-	shapes map[*inference.Pool]chatShape
-	replays  atomic.Int64
-	tools    *toolset.Host
+	shapes  map[*inference.Pool]chatShape
+	replays atomic.Int64
+	tools   *toolset.Host
 	// poolOptions are added to every pool's options (tests shorten the
 	// backoff with them).
 	poolOptions []inference.Option

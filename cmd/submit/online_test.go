@@ -154,13 +154,21 @@ func (r localRun) wait(t *testing.T) string {
 // announceLocal announces a version through `submit --local policy`.
 func announceLocal(t *testing.T, dir, job string) func(string) {
 	return func(v string) {
-		var stdout, stderr bytes.Buffer
-		root := newRoot(&stdout, &stderr)
-		root.SetArgs([]string{"--local", "--state-dir", filepath.Join(dir, "state"), "policy", job, "--version", v})
-		if err := root.ExecuteContext(context.Background()); err != nil {
-			t.Errorf("policy %s: %v\n%s", v, err, stderr.String())
+		if err := announce(dir, job, v); err != nil {
+			t.Errorf("policy %s: %v", v, err)
 		}
 	}
+}
+
+// announce runs `submit --local policy job --version v [args…]`.
+func announce(dir, job, v string, args ...string) error {
+	var stdout, stderr bytes.Buffer
+	root := newRoot(&stdout, &stderr)
+	root.SetArgs(append([]string{"--local", "--state-dir", filepath.Join(dir, "state"), "policy", job, "--version", v}, args...))
+	if err := root.ExecuteContext(context.Background()); err != nil {
+		return fmt.Errorf("%w\n%s", err, stderr.String())
+	}
+	return nil
 }
 
 // An async online job with an in-process trainer: batches come in order,
@@ -512,10 +520,7 @@ func noisyOnline(t *testing.T, job, online string, n int) ([]schema.Manifest, []
 	go func() {
 		ok := 0
 		for v := 1; v <= n; {
-			var stdout, stderr bytes.Buffer
-			root := newRoot(&stdout, &stderr)
-			root.SetArgs([]string{"--local", "--state-dir", filepath.Join(dir, "state"), "policy", job, "--version", "v" + strconv.Itoa(v)})
-			if root.ExecuteContext(context.Background()) != nil {
+			if announce(dir, job, "v"+strconv.Itoa(v)) != nil {
 				time.Sleep(20 * time.Millisecond) // the job is not there yet: poll
 				continue
 			}
@@ -686,11 +691,8 @@ func TestOnlineNewModelName(t *testing.T) {
 		if err := srv.SwapWeights(v, openaitest.SwapOptions{Unavailable: 300 * time.Millisecond, Status: 404, Model: "policy-" + v}); err != nil {
 			t.Error(err)
 		}
-		var stdout, stderr bytes.Buffer
-		root := newRoot(&stdout, &stderr)
-		root.SetArgs([]string{"--local", "--state-dir", filepath.Join(dir, "state"), "policy", job, "--version", v, "--model", "policy-" + v})
-		if err := root.ExecuteContext(context.Background()); err != nil {
-			t.Errorf("policy %s: %v\n%s", v, err, stderr.String())
+		if err := announce(dir, job, v, "--model", "policy-"+v); err != nil {
+			t.Errorf("policy %s: %v", v, err)
 		}
 	}}
 	if err := tr.run(ctx, 2); err != nil {
