@@ -101,9 +101,9 @@ func walker(msgs []openaitest.Message) string {
 
 // exactJob runs a GuessTheNumber job of 20-turn episodes in tokens: exact
 // mode with the given policy lines, and returns the server and the rows.
-func exactJob(t *testing.T, policy string) (*openaitest.Server, []schema.TurnRow, []schema.EpisodeRow) {
+func exactJob(t *testing.T, policy string, opts ...openaitest.Option) (*openaitest.Server, []schema.TurnRow, []schema.EpisodeRow) {
 	t.Helper()
-	srv := openaitest.Start(t, openaitest.WithPolicy(walker))
+	srv := openaitest.Start(t, append([]openaitest.Option{openaitest.WithPolicy(walker)}, opts...)...)
 	dir := t.TempDir()
 	spec := writeSpec(t, dir, fmt.Sprintf(`
 job: exact
@@ -153,6 +153,30 @@ func sentPrompts(t *testing.T, srv *openaitest.Server) [][]int32 {
 // tokenisation ever included an earlier response.
 func TestExactTokensChatForm(t *testing.T) {
 	srv, turns, eps := exactJob(t, "")
+	checkExactChat(t, srv, turns, eps)
+}
+
+// The same when the served ids end with the end-of-turn token the server
+// stopped on (vLLM's EOS in token_ids): the template's closing is bridged
+// after it, not repeated.
+func TestExactTokensChatFormServedEOS(t *testing.T) {
+	srv, turns, eps := exactJob(t, "", openaitest.WithEOSInTokenIDs())
+	checkExactChat(t, srv, turns, eps)
+	ends := 0
+	for _, r := range turns {
+		if n := len(r.ResponseTokenIDs); n > 0 && r.ResponseTokenIDs[n-1] == openaitest.BPEIMEnd {
+			ends++
+		}
+	}
+	if ends == 0 {
+		t.Fatal("no served response ended with <|im_end|>")
+	}
+}
+
+// checkExactChat asserts token-in/token-out's exactness for chat-form
+// episodes (TestExactTokensChatForm).
+func checkExactChat(t *testing.T, srv *openaitest.Server, turns []schema.TurnRow, eps []schema.EpisodeRow) {
+	t.Helper()
 	for _, r := range srv.ChatRecords() {
 		if body, _ := r.JSON(); body["max_tokens"] != float64(1) {
 			t.Errorf("a chat completion %v: exact mode sends token ids to /v1/completions (only the preflight probes chat)", body)
@@ -188,6 +212,11 @@ func TestExactTokensChatForm(t *testing.T) {
 		}
 		if !slices.Equal(seq, e.TokenIDs) {
 			t.Errorf("episode %s: turns concatenate to %d ids, the episode row holds %d", e.EpisodeID, len(seq), len(e.TokenIDs))
+		}
+		for i := 1; i < len(seq); i++ {
+			if seq[i] == openaitest.BPEIMEnd && seq[i-1] == openaitest.BPEIMEnd {
+				t.Fatalf("episode %s: <|im_end|> twice in a row at %d: the closing was repeated", e.EpisodeID, i)
+			}
 		}
 	}
 	if long == 0 {

@@ -53,6 +53,11 @@ func WithoutTokenPrompts() Option { return func(c *config) { c.noTokenPrompts = 
 // or non-vLLM server.
 func WithoutTokenize() Option { return func(c *config) { c.noTokenize = true } }
 
+// WithEOSInTokenIDs makes a completion that ended by itself (not at a stop
+// string or max_tokens) return the end-of-turn token <|im_end|> as its last
+// token id, as vLLM does with the EOS it stopped on; the text leaves it out.
+func WithEOSInTokenIDs() Option { return func(c *config) { c.eosInIDs = true } }
+
 type completionRequest struct {
 	Model            string          `json:"model"`
 	Prompt           json.RawMessage `json:"prompt"`
@@ -173,6 +178,9 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request, rec *Record
 	for i := range n {
 		c := sample(reply, stops, req.IncludeStopStr, budget)
 		c.Index = i
+		if s.cfg.eosInIDs && c.FinishReason == "stop" && c.StopReason == nil && len(c.TokenIDs) < budget {
+			c.TokenIDs = append(c.TokenIDs, BPEIMEnd)
+		}
 		if req.Logprobs != nil {
 			c.Logprobs = completionLogprobsOf(c.TokenIDs, *req.Logprobs)
 		}
