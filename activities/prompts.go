@@ -12,10 +12,10 @@ import (
 // user template's fields. The submit CLI calls it before submission,
 // ValidateJob again on a worker.
 func CheckPrompt(spec schema.JobSpec) error {
-	if spec.Wrapper == string(envs.WrapConcatChatOnReset) {
-		// The wrapper renders the reset observation with the model's chat
-		// template, which workers do not fetch from the server yet.
-		return schema.SpecError{{Path: "wrapper", Problem: "concat_chat_on_reset needs the served model's chat template, which this release cannot fetch yet; use concat_with_action, or chat"}}
+	if spec.Wrapper == string(envs.WrapConcatChatOnReset) && spec.Policy.Kind != schema.PolicyOpenAI {
+		// The wrapper renders the reset observation with the served
+		// model's chat template (learnt from its /tokenize, /detokenize).
+		return schema.SpecError{{Path: "wrapper", Problem: "concat_chat_on_reset renders with the served model's chat template: it needs policy.kind: openai"}}
 	}
 	o := spec.Policy.OpenAI
 	if o == nil || o.API != schema.APICompletions {

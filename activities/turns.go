@@ -280,7 +280,20 @@ func (a *Activities) session(ctx context.Context, ep EpisodeRef, head *schema.Tu
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInvalidSpec, err)
 	}
-	s, err := rollout.NewSession(env, ep.Env.Version, w, ep.Spec.MaxHistory, ep.Slot, ep.Env.Row(ep.Spec.Seed, ep.Slot.Task))
+	var opts []envs.EpisodeOption
+	if w == envs.WrapConcatChatOnReset {
+		pool, err := a.pool(ep.Spec)
+		if err != nil {
+			return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInference, err)
+		}
+		affinity := schema.GroupID(ep.Spec.Job, ep.Slot.Batch, ep.Slot.Group)
+		tmpl, err := poolTokenizer{pool: pool, affinity: affinity, ts: ts}.ChatTemplate(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("chat template for %s: %w", ep.ID(), err)
+		}
+		opts = append(opts, envs.WithChatTemplate(tmpl))
+	}
+	s, err := rollout.NewSession(env, ep.Env.Version, w, ep.Spec.MaxHistory, ep.Slot, ep.Env.Row(ep.Spec.Seed, ep.Slot.Task), opts...)
 	if err != nil {
 		return nil, fmt.Errorf("reset %s: %w", ep.ID(), err)
 	}

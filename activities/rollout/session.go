@@ -53,8 +53,8 @@ func (s *Session) setPrompt(p envs.Prompt, turn int) {
 
 // NewSession resets env for the slot's task: dataset row row, or for a
 // procedural env (row < 0) the slot's task seed.
-func NewSession(env envs.Env, envVersion string, w envs.Wrapper, maxHistory int, slot schema.Slot, row int) (*Session, error) {
-	ep := envs.NewEpisode(env, w, maxHistory)
+func NewSession(env envs.Env, envVersion string, w envs.Wrapper, maxHistory int, slot schema.Slot, row int, opts ...envs.EpisodeOption) (*Session, error) {
+	ep := envs.NewEpisode(env, w, maxHistory, opts...)
 	p, _, err := ep.ResetTask(row, slot.TaskSeed)
 	if err != nil {
 		return nil, err

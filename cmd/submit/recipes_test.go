@@ -362,3 +362,47 @@ output: `+filepath.Join(dir, "out")+`
 		t.Fatalf("err %v: want a refusal naming wrapper", err)
 	}
 }
+
+// concat_chat_on_reset (GEM) renders the reset observation with the served
+// model's chat template, learnt from the server, then concatenates the
+// responses and observations after it.
+func TestConcatChatOnResetUsesTheServedTemplate(t *testing.T) {
+	srv := openaitest.Start(t, openaitest.WithPolicy(bisect))
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, fmt.Sprintf(`
+job: on-reset
+seed: 2
+envs: [{id: game:GuessTheNumber-v0-hard}]
+tasks: 1
+wrapper: concat_chat_on_reset
+policy:
+  kind: openai
+  openai:
+    endpoints: [%s]
+    model: %s
+    api: completions
+    template: "no"
+    sampling: {max_tokens: 64}
+output: %s
+`, srv.BaseURL(), openaitest.DefaultModel, filepath.Join(dir, "out")))
+	submitLocal(t, dir, spec)
+	var prompts []string
+	for _, r := range srv.RecordsAt("/v1/completions") {
+		body, _ := r.JSON()
+		if p, ok := body["prompt"].(string); ok && body["max_tokens"] != float64(1) {
+			prompts = append(prompts, p)
+		}
+	}
+	if len(prompts) < 2 {
+		t.Fatalf("%d completions", len(prompts))
+	}
+	for i, p := range prompts {
+		head, rest, ok := strings.Cut(p, "<|im_end|>\n<|im_start|>assistant\n")
+		if !strings.HasPrefix(p, "<|im_start|>user\n") || !ok || strings.Contains(head, "you guessed") {
+			t.Fatalf("prompt %d %q: want the reset observation in ChatML, then the rest", i, p)
+		}
+		if i > 0 && !strings.Contains(rest, "you guessed") {
+			t.Errorf("prompt %d lacks the concatenated turns after the templated reset: %q", i, p)
+		}
+	}
+}

@@ -225,6 +225,34 @@ func (p *Pool) planTokenize(req TokenizeRequest) (call, error) {
 	return call{send: send, what: "tokenize", route: "POST /tokenize"}, nil
 }
 
+// Detokenize asks the endpoint's /detokenize for the text of ids, with the
+// retries, routing and fault classes of Tokenize.
+func (p *Pool) Detokenize(ctx context.Context, ids []int32, affinity string) (string, error) {
+	raw, err := json.Marshal(map[string]any{"model": p.model, "tokens": ids})
+	if err != nil {
+		return "", fmt.Errorf("inference: encode detokenize: %w", err)
+	}
+	send := func(ctx context.Context, ep *endpoint, ex *exchange) (func() (Result, error), error) {
+		if err := p.post(ctx, rootURL(ep.url)+"/detokenize", raw); err != nil {
+			return nil, err
+		}
+		return func() (Result, error) {
+			var a struct {
+				Prompt *string `json:"prompt"`
+			}
+			if err := json.Unmarshal(ex.body, &a); err != nil || a.Prompt == nil {
+				return Result{}, fmt.Errorf("not a detokenize answer: %s", ex.body)
+			}
+			return Result{Text: *a.Prompt}, nil
+		}, nil
+	}
+	res, err := p.run(ctx, call{send: send, what: "detokenize", route: "POST /detokenize"}, affinity, nil)
+	if err != nil {
+		return "", err
+	}
+	return res.Text, nil
+}
+
 // rootURL is a base URL without its /v1 suffix: where vLLM serves
 // /tokenize and /detokenize.
 func rootURL(base string) string { return strings.TrimSuffix(base, "/v1") }
