@@ -406,3 +406,21 @@ output: %s
 		}
 	}
 }
+
+// An endpoint without /tokenize cannot give concat_chat_on_reset its
+// template: refused before submission, naming the wrapper.
+func TestConcatChatOnResetNeedsTokenize(t *testing.T) {
+	srv := openaitest.Start(t, openaitest.WithoutTokenize())
+	dir := t.TempDir()
+	_, err := dryRun(t, dir, fmt.Sprintf(`
+job: on-reset
+envs: [{id: game:GuessTheNumber-v0-hard}]
+tasks: 1
+wrapper: concat_chat_on_reset
+policy: {kind: openai, openai: {endpoints: ["%s"], model: %s}}
+output: %s
+`, srv.BaseURL(), openaitest.DefaultModel, filepath.Join(dir, "out")))
+	if err == nil || !strings.Contains(err.Error(), "wrapper: concat_chat_on_reset") || !strings.Contains(err.Error(), "/tokenize") {
+		t.Fatalf("err %v: want a refusal naming the wrapper and /tokenize", err)
+	}
+}

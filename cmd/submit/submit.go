@@ -22,6 +22,7 @@ import (
 	"github.com/quarry-rl/quarry/activities"
 	"github.com/quarry-rl/quarry/envs/catalog"
 	"github.com/quarry-rl/quarry/internal/blob"
+	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/internal/inference"
 	"github.com/quarry-rl/quarry/internal/localserver"
 	"github.com/quarry-rl/quarry/internal/sandbox"
@@ -475,7 +476,12 @@ func preflightEndpoints(ctx context.Context, g *globals, spec schema.JobSpec) (s
 		fmt.Fprintf(g.out, "endpoint preflight skipped: $%s is not set here (the workers must have it)\n", o.APIKeyEnv)
 		return spec, nil
 	}
-	pool, err := inference.NewPool(*o)
+	var opts []inference.Option
+	onReset := spec.Wrapper == string(envs.WrapConcatChatOnReset)
+	if onReset {
+		opts = append(opts, inference.WithCapabilityProbes())
+	}
+	pool, err := inference.NewPool(*o, opts...)
 	if err != nil {
 		return spec, fmt.Errorf("policy.openai: %w", err)
 	}
@@ -483,6 +489,9 @@ func preflightEndpoints(ctx context.Context, g *globals, spec schema.JobSpec) (s
 	rep, err := pool.Preflight(ctx)
 	if err != nil {
 		return spec, fmt.Errorf("policy.openai: %w", err)
+	}
+	if onReset && !rep.Capabilities.Tokenize {
+		return spec, fmt.Errorf("wrapper: concat_chat_on_reset renders with the served model's chat template, learnt through the endpoint's /tokenize, which %s does not serve", strings.Join(o.Endpoints, ", "))
 	}
 	adjusted, warnings := rep.Adjust(*o)
 	spec.Policy.OpenAI = &adjusted
