@@ -20,9 +20,9 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/quarry-rl/quarry/activities"
+	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/catalog"
 	"github.com/quarry-rl/quarry/internal/blob"
-	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/internal/inference"
 	"github.com/quarry-rl/quarry/internal/localserver"
 	"github.com/quarry-rl/quarry/internal/sandbox"

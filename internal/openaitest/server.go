@@ -102,7 +102,7 @@ type config struct {
 	policy                                    VersionedPolicy
 	completion                                func(version, prompt string) string
 	noCompletions, noTokenPrompts, noTokenize bool
-	eosInIDs                                 bool
+	eosInIDs                                  bool
 	latency                                   time.Duration
 	hold                                      <-chan struct{}
 	noTokenIDs                                bool
