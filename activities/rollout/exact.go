@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/quarry-rl/quarry/envs"
 )
@@ -25,14 +24,12 @@ type Tokenizer interface {
 // ExactPrompt is the next request's prompt as token ids in token-in/token-out
 // mode (docs/tokens.md). Earlier turns' ids are reused exactly as sent and
 // served; only what the next request adds is tokenised:
-//   - chat form: the messages added since the last response, through the
-//     chat template (after the template's closing of that response, which
-//     the served ids may lack);
-//   - text form: the text the prompt adds after the last prompt and
-//     response.
-//
-// A prompt that does not extend the last one (a wrapper or template that
-// re-renders the history) starts a new segment, tokenised whole once.
+// in the chat form: the messages added since the last response, through the
+// chat template (after the template's closing of that response, which the
+// served ids may lack). A text prompt (api: completions), or a chat prompt
+// that does not extend the last one (a wrapper that re-renders the
+// history), is tokenised whole once: a new segment, unless its ids happen
+// to extend the last ones.
 func (s *Session) ExactPrompt(ctx context.Context, tk Tokenizer, chat bool) ([]int32, error) {
 	if s.frameErr != nil {
 		return nil, fmt.Errorf("prompt: %w", s.frameErr)
@@ -45,13 +42,6 @@ func (s *Session) ExactPrompt(ctx context.Context, tk Tokenizer, chat bool) ([]i
 		return s.extendChat(ctx, tk, add)
 	case chat:
 		return tk.Chat(ctx, msgs, true)
-	}
-	if suffix, ok := s.textSuffix(); ok {
-		ids, err := tk.Text(ctx, suffix, false)
-		if err != nil {
-			return nil, err
-		}
-		return append(slices.Clone(s.tokens), ids...), nil
 	}
 	return tk.Text(ctx, s.prompt.Text, true)
 }
@@ -86,19 +76,6 @@ func (s *Session) extendChat(ctx context.Context, tk Tokenizer, add []envs.Messa
 	out := slices.Clone(s.tokens)
 	out = append(out, bridge...)
 	return append(out, full[len(base):]...), nil
-}
-
-// textSuffix is what the text prompt adds after the last prompt and its
-// response, when it extends them.
-func (s *Session) textSuffix() (string, bool) {
-	if s.Turn == 0 || len(s.tokens) == 0 || len(s.conv.prev) != 2 || s.prompt.Messages != nil {
-		return "", false
-	}
-	prev := s.conv.prev[0].Content + s.conv.prev[1].Content
-	if !strings.HasPrefix(s.prompt.Text, prev) || len(s.prompt.Text) == len(prev) {
-		return "", false
-	}
-	return s.prompt.Text[len(prev):], true
 }
 
 // OpeningMessage is the conversation added messages are tokenised after.

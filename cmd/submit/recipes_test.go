@@ -48,20 +48,14 @@ output: %s
 	}
 	const head = "<|im_start|>user\nYou are playing language games. Make valid actions to win.\nObservation: "
 	const tail = "\nPlease reason step by step, and put your final answer within \\boxed{}.<|im_end|>\n<|im_start|>assistant\n"
-	recs := srv.RecordsAt("/v1/completions")
-	if len(recs) < 8 {
-		t.Fatalf("%d completions", len(recs))
+	bodies := jobCompletions(t, srv)
+	if len(bodies) < 6 {
+		t.Fatalf("%d completions", len(bodies))
 	}
-	for _, r := range recs {
-		body, err := r.JSON()
-		if err != nil {
-			t.Fatal(err)
+	for _, body := range bodies {
+		if p, _ := body["prompt"].(string); !strings.HasPrefix(p, head) || !strings.HasSuffix(p, tail) {
+			t.Fatalf("prompt %q: want GEM's qwen3_game text", p)
 		}
-		p, _ := body["prompt"].(string)
-		if body["max_tokens"] == float64(1) || (strings.HasPrefix(p, head) && strings.HasSuffix(p, tail)) {
-			continue // the preflight's capability probes ask for one token
-		}
-		t.Fatalf("prompt %q: want GEM's qwen3_game text", p)
 	}
 	_, turns, eps := readShards(t, "file://"+filepath.Join(dir, "out"), "gem-game")
 	if len(eps) != 4 {
@@ -125,17 +119,30 @@ output: %s
 	return srv, turns, eps
 }
 
-// sentPrompts are the token-id prompts of the job's completions.
-func sentPrompts(t *testing.T, srv *openaitest.Server) [][]int32 {
+// jobCompletions are the bodies of the job's completion requests: all but
+// the preflight's capability probes, which ask for one token.
+func jobCompletions(t *testing.T, srv *openaitest.Server) []map[string]any {
 	t.Helper()
-	var out [][]int32
+	var out []map[string]any
 	for _, r := range srv.RecordsAt("/v1/completions") {
 		body, err := r.JSON()
 		if err != nil {
 			t.Fatal(err)
 		}
+		if body["max_tokens"] != float64(1) {
+			out = append(out, body)
+		}
+	}
+	return out
+}
+
+// sentPrompts are the token-id prompts of the job's completions.
+func sentPrompts(t *testing.T, srv *openaitest.Server) [][]int32 {
+	t.Helper()
+	var out [][]int32
+	for _, body := range jobCompletions(t, srv) {
 		list, ok := body["prompt"].([]any)
-		if !ok || body["max_tokens"] == float64(1) {
+		if !ok {
 			continue
 		}
 		ids := make([]int32, len(list))
@@ -387,9 +394,8 @@ output: %s
 `, srv.BaseURL(), openaitest.DefaultModel, filepath.Join(dir, "out")))
 	submitLocal(t, dir, spec)
 	var prompts []string
-	for _, r := range srv.RecordsAt("/v1/completions") {
-		body, _ := r.JSON()
-		if p, ok := body["prompt"].(string); ok && body["max_tokens"] != float64(1) {
+	for _, body := range jobCompletions(t, srv) {
+		if p, ok := body["prompt"].(string); ok {
 			prompts = append(prompts, p)
 		}
 	}
