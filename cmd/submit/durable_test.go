@@ -22,7 +22,6 @@ import (
 
 	"github.com/quarry-rl/quarry/internal/openaitest"
 	"github.com/quarry-rl/quarry/schema"
-	"github.com/quarry-rl/quarry/workflows"
 )
 
 // A job stopped half way — cancelled, or terminated (what a failed run
@@ -56,12 +55,8 @@ output: `+out+`
 		t.Fatal(err)
 	}
 	state := filepath.Join(dir, "state")
-	g := &globals{local: true, stateDir: state, queue: workflows.DefaultTaskQueue, out: io.Discard, err: io.Discard}
 	ctx := context.Background()
-	sess, err := connect(ctx, g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess, g := localWorker(t, state)
 	run, _, err := startOrAttach(ctx, sess.client, g.queue, spec)
 	if err != nil {
 		sess.close()

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -21,7 +20,6 @@ import (
 	"github.com/quarry-rl/quarry/activities"
 	"github.com/quarry-rl/quarry/internal/openaitest"
 	"github.com/quarry-rl/quarry/schema"
-	"github.com/quarry-rl/quarry/workflows"
 )
 
 const (
@@ -192,11 +190,7 @@ output: `+out+`
 	}
 
 	// The histories: reopen the embedded server on the same state.
-	g := &globals{local: true, stateDir: state, queue: workflows.DefaultTaskQueue, out: io.Discard, err: io.Discard}
-	sess, err := connect(context.Background(), g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess, _ := localWorker(t, state)
 	defer sess.close()
 	runs := episodeRuns(t, sess.client, schema.EpisodeID("long", 0, 0))
 	if len(runs) < 2 {

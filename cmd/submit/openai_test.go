@@ -324,12 +324,8 @@ output: `+out+`
 		t.Fatal(err)
 	}
 	state := filepath.Join(dir, "state")
-	g := &globals{local: true, stateDir: state, queue: workflows.DefaultTaskQueue, out: io.Discard, err: io.Discard}
 	ctx := context.Background()
-	sess, err := connect(ctx, g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess, g := localWorker(t, state)
 	defer sess.close()
 	run, _, err := startOrAttach(ctx, sess.client, g.queue, spec)
 	if err != nil {

@@ -34,11 +34,7 @@ var updateHistories = flag.Bool("update-histories", false, "record the e2e job's
 // replay tests' fixtures (workflows/replay_test.go).
 func recordHistories(t *testing.T, stateDir string) {
 	t.Helper()
-	g := &globals{local: true, stateDir: stateDir, queue: workflows.DefaultTaskQueue, out: io.Discard, err: io.Discard}
-	sess, err := connect(context.Background(), g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess, _ := localWorker(t, stateDir)
 	defer sess.close()
 	for id, file := range map[string]string{"e2e": "history_job.json", "e2e/b00000": "history_batch.json"} {
 		saveHistory(t, sess.client, id, file)
@@ -64,6 +60,18 @@ func saveHistory(t *testing.T, c client.Client, id, file string) {
 	if err := os.WriteFile(filepath.Join("..", "..", "workflows", "testdata", file), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// localWorker starts the embedded server on stateDir with a worker in this
+// process, as `submit --local` does; the caller closes the session.
+func localWorker(t *testing.T, stateDir string) (*session, *globals) {
+	t.Helper()
+	g := &globals{local: true, stateDir: stateDir, queue: workflows.DefaultTaskQueue, out: io.Discard, err: io.Discard}
+	sess, err := connect(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sess, g
 }
 
 func writeSpec(t *testing.T, dir, body string) string {
@@ -381,12 +389,8 @@ output: `+out+`
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &globals{local: true, stateDir: filepath.Join(dir, "state"), queue: workflows.DefaultTaskQueue, out: io.Discard, err: io.Discard}
 	ctx := context.Background()
-	sess, err := connect(ctx, g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess, g := localWorker(t, filepath.Join(dir, "state"))
 	defer sess.close()
 	run, _, err := startOrAttach(ctx, sess.client, g.queue, spec)
 	if err != nil {
@@ -438,12 +442,8 @@ output: ` + out + "\n"
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &globals{local: true, stateDir: filepath.Join(dir, "state"), queue: workflows.DefaultTaskQueue, out: io.Discard, err: io.Discard}
 	ctx := context.Background()
-	sess, err := connect(ctx, g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess, g := localWorker(t, filepath.Join(dir, "state"))
 	defer sess.close()
 	if _, attached, err := startOrAttach(ctx, sess.client, g.queue, spec); err != nil || attached {
 		t.Fatalf("first submission: attached=%v err=%v", attached, err)
