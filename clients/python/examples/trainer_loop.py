@@ -106,14 +106,19 @@ def swap_weights(url: str, version: str, extra: dict) -> None:
         resp.read()
 
 
-def announce(control, a, version: str) -> None:
+def announce(control, a, version: str, ended) -> None:
     """Announces version, retrying while the job's control plane is away
-    (a restarting submit --local, a Temporal frontend being redeployed)."""
+    (a restarting submit --local, a Temporal frontend being redeployed). A
+    step-bounded job that has ended (its _SUCCESS is written: every batch is
+    committed) needs no new version, so a failure then is not an error."""
     for attempt in range(a.announce_retries + 1):
         try:
             control.announce(a.job, version)
             return
         except ControlError as e:
+            if ended():
+                log("announce_skipped", version=version, reason="the job has ended")
+                return
             if attempt == a.announce_retries:
                 raise
             log("announce_retry", version=version, attempt=attempt + 1, error=str(e).splitlines()[0][:200])
@@ -166,7 +171,7 @@ def run(a) -> int:
         if a.weights_url:
             swap_weights(a.weights_url, version, a.weights_extra)
         if len(state["trained"]) < a.steps or not a.skip_last_announce:
-            announce(control, a, version)
+            announce(control, a, version, lambda: store.get(f"{a.job}/_SUCCESS") is not None)
         state["next_batch"] = batch.number + 1
         write_checkpoint(a.checkpoint, state)
         consumer.ack(batch, trainer_step=len(state["trained"]))

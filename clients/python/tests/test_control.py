@@ -10,7 +10,8 @@ from quarry import CLIControl, ControlError, HTTPControl
 from quarry.control import check_version
 
 # A stand-in for the submit CLI: appends its argv to a file as one JSON line;
-# exits 2 with a message on stderr when asked for version "refused"; hangs
+# exits 2 with a message on stderr when asked for version "refused", 1 on
+# every call when $FAKE_SUBMIT_DOWN is set (no job server); hangs
 # (after creating <log>.hung) when asked for the version in $FAKE_SUBMIT_HANG,
 # so a test can kill its caller mid-announcement.
 FAKE_SUBMIT = r'''
@@ -19,6 +20,9 @@ log = sys.argv[1]
 args = sys.argv[2:]
 with open(log, "a") as f:
     f.write(json.dumps(args) + "\n")
+if os.environ.get("FAKE_SUBMIT_DOWN"):
+    sys.stderr.write("submit: policy --local: no submit --local is running\n")
+    sys.exit(1)
 if "refused" in args:
     sys.stderr.write("submit: job online-test: version refused is older than v3\n")
     sys.exit(2)

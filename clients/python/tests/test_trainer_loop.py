@@ -116,6 +116,20 @@ class TrainerLoopTest(unittest.TestCase):
         self.assertEqual([e["event"] for e in events], ["resumed"])
         self.assertEqual(len(calls(self.log)), 2)
 
+    def test_announce_to_an_ended_job_is_skipped(self):
+        # The job's server is gone: before the stream ended that is an error,
+        # after (_SUCCESS written) there is nothing left to announce to.
+        env = dict(os.environ, FAKE_SUBMIT_DOWN="1")
+        p = subprocess.run(self.trainer_cmd(2), capture_output=True, text=True, timeout=120, env=env)
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn("no submit --local is running", p.stderr)
+        self.assertFalse(os.path.exists(self.ckpt))  # it failed before its first checkpoint
+        end_stream(self.out, JOB, 5)
+        p = subprocess.run(self.trainer_cmd(3), capture_output=True, text=True, timeout=120, env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        events = [json.loads(line) for line in p.stdout.splitlines()]
+        self.assertIn("announce_skipped", [e["event"] for e in events])
+
     def test_stops_at_end_of_stream(self):
         end_stream(self.out, JOB, 5)
         events = self.run_trainer(10)
