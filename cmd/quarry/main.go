@@ -4,6 +4,7 @@
 //	quarry envs [--category game] [--json]
 //	quarry play game:Mastermind-v0-easy [--seed 7] [--policy human|random|oracle] [-o key=value]
 //	quarry serve --output DIR [--listen 127.0.0.1:8815] [--http 127.0.0.1:8816]   # online jobs to trainers
+//	quarry report out/myjob [-o report.html]                                          # an HTML report
 package main
 
 import (
@@ -32,7 +33,7 @@ func newRoot(in io.Reader, out io.Writer) *cobra.Command {
 	}
 	root.SetIn(in)
 	root.SetOut(out)
-	root.AddCommand(newEnvsCmd(), newPlayCmd(), newInspectCmd(), newRetrieveCmd(), newServeCmd())
+	root.AddCommand(newEnvsCmd(), newPlayCmd(), newInspectCmd(), newRetrieveCmd(), newServeCmd(), newReportCmd())
 	return root
 }
 
