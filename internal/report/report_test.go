@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/quarry-rl/quarry/internal/blob"
@@ -95,5 +96,18 @@ func TestReportWithoutShards(t *testing.T) {
 	}
 	if _, err := report.Build(ctx, store, "nothing"); !errors.Is(err, report.ErrNoShards) {
 		t.Fatalf("Build = %v, want ErrNoShards", err)
+	}
+}
+
+// docs/report.md shows exactly the queries the tests hold the page to.
+func TestQueriesDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range reporttest.Queries {
+		if !strings.Contains(string(doc), "```sql\n"+q.SQL+";\n```") {
+			t.Errorf("docs/report.md lacks the query of %s:\n%s", q.Table, q.SQL)
+		}
 	}
 }
