@@ -178,8 +178,16 @@ func envSection(r *Report) (section, error) {
 	t := tableView{ID: "t-envs", Head: []string{"env", "version", "episodes", "failed", "turns", "turns/episode", "success rate", "mean reward", "mean return"}}
 	var labels []string
 	success, reward := series{Label: "success rate"}, series{Label: "mean reward"}
+	ids := map[string]int{}
 	for _, e := range r.Envs {
-		labels = append(labels, e.EnvID)
+		ids[e.EnvID]++
+	}
+	for _, e := range r.Envs {
+		label := e.EnvID
+		if ids[e.EnvID] > 1 { // several versions of one env: tell the bars apart
+			label += " " + e.EnvVersion
+		}
+		labels = append(labels, label)
 		success.Data = append(success.Data, e.SuccessRate)
 		reward.Data = append(reward.Data, e.MeanReward)
 		t.Rows = append(t.Rows, rowView{Key: e.EnvID + "@" + e.EnvVersion, Cells: []cell{

@@ -111,3 +111,27 @@ func TestQueriesDocumented(t *testing.T) {
 		}
 	}
 }
+
+// A committed file that differs from its manifest is an error, not a
+// report of whatever it now holds.
+func TestReportRefusesCorruptFile(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	store, err := blob.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeDataset(t, store)
+	path := filepath.Join(dir, job, "shards", "part-00001.episodes.parquet")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 0xff
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := report.Build(ctx, store, job); !errors.Is(err, shard.ErrCorruptFile) || !strings.Contains(err.Error(), "batch 1") {
+		t.Fatalf("Build = %v, want ErrCorruptFile naming batch 1", err)
+	}
+}
