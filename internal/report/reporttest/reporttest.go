@@ -95,9 +95,9 @@ const inspectJS = `(() => {
 })()`
 
 // Open loads the report at path in headless Chromium and returns what it
-// showed. It fails the test on a console error, an uncaught exception, a
-// log entry of level error (a blocked fetch, a CSP violation) or any
-// request other than the file itself.
+// showed. It fails the test on a console error or warning, an uncaught
+// exception, a log entry of level error or warning (a blocked fetch, a CSP
+// violation) or any request other than the file itself.
 func Open(t *testing.T, path string) *Page {
 	t.Helper()
 	if _, err := os.Stat(Chromium); err != nil {
@@ -111,69 +111,82 @@ func Open(t *testing.T, path string) *Page {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelAlloc()
-
-	// The listener runs in the tab's message loop from its first event on:
-	// it only records.
-	var mu sync.Mutex
-	var problems, requests []string
-	bctx, cancelBrowser := chromedp.NewContext(actx, chromedp.WithListener(func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch ev := ev.(type) {
-		case *runtime.EventExceptionThrown:
-			problems = append(problems, "exception: "+ev.ExceptionDetails.Text+" "+describe(ev.ExceptionDetails.Exception))
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning {
-				problems = append(problems, fmt.Sprintf("console.%s: %s", ev.Type, args(ev.Args)))
-			}
-		case *cdplog.EventEntryAdded:
-			if ev.Entry.Level == cdplog.EntryLevelError || ev.Entry.Level == cdplog.EntryLevelWarning {
-				problems = append(problems, fmt.Sprintf("log %s: %s %s", ev.Entry.Level, ev.Entry.Text, ev.Entry.URL))
-			}
-		case *network.EventRequestWillBeSent:
-			requests = append(requests, ev.Request.URL)
-		}
-	}))
+	defer cancelAlloc() // ends the browser and waits for it
+	var seen events
+	bctx, cancelBrowser := chromedp.NewContext(actx, chromedp.WithListener(seen.record))
 	defer cancelBrowser()
 
 	url := "file://" + path
-	if err := chromedp.Do(bctx); err != nil { // attaches the tab
-		t.Fatalf("start chromium: %v", err)
-	}
-	if _, err := chromedp.Call(bctx, network.Enable, network.EnableParams{}); err != nil {
-		t.Fatalf("chromium: %v", err)
-	}
-	if _, err := chromedp.Call(bctx, cdplog.Enable, cdp.Empty{}); err != nil {
-		t.Fatalf("chromium: %v", err)
-	}
-	if err := chromedp.Do(bctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`body[data-rendered="true"]`))); err != nil {
+	p, err := load(bctx, url)
+	if err != nil {
 		t.Fatalf("open %s in chromium: %v", url, err)
 	}
-	raw, err := chromedp.Run(bctx, chromedp.Evaluate[string](inspectJS))
-	if err != nil {
-		t.Fatalf("read the page: %v", err)
+	seen.mu.Lock()
+	defer seen.mu.Unlock()
+	if len(seen.problems) > 0 {
+		t.Errorf("the page reported problems:\n%s", strings.Join(seen.problems, "\n"))
 	}
-	shot, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(problems) > 0 {
-		t.Errorf("the page reported problems:\n%s", strings.Join(problems, "\n"))
-	}
-	for _, r := range requests {
+	for _, r := range seen.requests {
 		if r != url {
 			t.Errorf("the page requested %s: a report must fetch nothing", r)
 		}
 	}
+	return p
+}
+
+// load opens url in the tab of ctx, waits until the page says its charts
+// are drawn, and reads them, its tables and a screenshot.
+func load(ctx context.Context, url string) (*Page, error) {
+	if err := chromedp.Do(ctx); err != nil { // attaches the tab
+		return nil, err
+	}
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		return nil, err
+	}
+	if _, err := chromedp.Call(ctx, cdplog.Enable, cdp.Empty{}); err != nil {
+		return nil, err
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`body[data-rendered="true"]`))); err != nil {
+		return nil, err
+	}
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](inspectJS))
+	if err != nil {
+		return nil, fmt.Errorf("read the page: %w", err)
+	}
 	var p Page
 	if err := json.Unmarshal([]byte(raw), &p); err != nil {
-		t.Fatalf("page data: %v", err)
+		return nil, fmt.Errorf("page data: %w", err)
 	}
-	p.Screenshot = shot
-	return &p
+	if p.Screenshot, err = chromedp.Run(ctx, chromedp.FullScreenshot(100)); err != nil { // quality 100: PNG
+		return nil, fmt.Errorf("screenshot: %w", err)
+	}
+	return &p, nil
+}
+
+// events records what the tab reports. record runs in the tab's message
+// loop from its first event on, so it only appends.
+type events struct {
+	mu                 sync.Mutex
+	problems, requests []string
+}
+
+func (e *events) record(ev any) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	switch ev := ev.(type) {
+	case *runtime.EventExceptionThrown:
+		e.problems = append(e.problems, "exception: "+ev.ExceptionDetails.Text+" "+describe(ev.ExceptionDetails.Exception))
+	case *runtime.EventConsoleAPICalled:
+		if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning {
+			e.problems = append(e.problems, fmt.Sprintf("console.%s: %s", ev.Type, args(ev.Args)))
+		}
+	case *cdplog.EventEntryAdded:
+		if ev.Entry.Level == cdplog.EntryLevelError || ev.Entry.Level == cdplog.EntryLevelWarning {
+			e.problems = append(e.problems, fmt.Sprintf("log %s: %s %s", ev.Entry.Level, ev.Entry.Text, ev.Entry.URL))
+		}
+	case *network.EventRequestWillBeSent:
+		e.requests = append(e.requests, ev.Request.URL)
+	}
 }
 
 func args(as []*runtime.RemoteObject) string {
