@@ -30,8 +30,8 @@
 // GEM's own datasets are listed by Datasets; point the option at a file of
 // the same columns.
 //
-// GEM's math:Geometry3K is not here: it is a visual env (questions come
-// with diagram images) and Quarry's policies are text-only.
+// GEM's visual math:Geometry3K is here too (Geometry3K): its questions come
+// with diagrams, carried as the observation's images.
 package mathenv
 
 import (
@@ -52,7 +52,7 @@ import (
 
 // samples are the generated datasets the "sample" option opens, one per id.
 //
-//go:embed samples/*.jsonl
+//go:embed samples/*.jsonl samples/*.parquet
 var samples embed.FS
 
 // Dataset is one registered id and the Hugging Face dataset GEM registers it
@@ -142,6 +142,13 @@ func RegisterSamples(r *envs.Registry) error {
 }
 
 func register(r *envs.Registry, sourceFor func(Dataset) string) error {
+	if err := registerDatasets(r, sourceFor); err != nil {
+		return err
+	}
+	return registerVisual(r, sourceFor(Geometry3K))
+}
+
+func registerDatasets(r *envs.Registry, sourceFor func(Dataset) string) error {
 	for _, d := range datasets {
 		sample, err := fs.ReadFile(samples, "samples/"+d.Sample)
 		if err != nil {
@@ -182,20 +189,32 @@ type Env struct {
 
 // newEnv returns an env for validated options; the "sample" dataset opens
 // samplePath among the shipped samples.
-func newEnv(o Options, samplePath string) *Env {
+func newEnv(o Options, samplePath string) *Env { return newEnvImages(o, samplePath, "") }
+
+// newEnvImages is newEnv whose rows also give the reset observation the
+// images of column imageKey ("": none).
+func newEnvImages(o Options, samplePath, imageKey string) *Env {
 	f := &family{opts: o}
-	return &Env{
-		Env: dataenv.New(&dataenv.Family{
-			Columns:      []string{o.QuestionKey, o.AnswerKey},
-			Prompt:       f.prompt,
-			Score:        f.score,
-			Truth:        f.truth,
-			RandomAction: randomAction,
-			Samples:      samples,
-			SamplePath:   samplePath,
-		}, o.Dataset),
-		fam: f,
+	fam := &dataenv.Family{
+		Columns:      []string{o.QuestionKey, o.AnswerKey},
+		Prompt:       f.prompt,
+		Score:        f.score,
+		Truth:        f.truth,
+		RandomAction: randomAction,
+		Samples:      samples,
+		SamplePath:   samplePath,
 	}
+	if imageKey != "" {
+		fam.Columns = append(fam.Columns, imageKey)
+		fam.Images = func(row map[string]any) ([]envs.Image, error) {
+			im, err := dataenv.Images(row[imageKey])
+			if err != nil {
+				return nil, fmt.Errorf("image column %q: %w", imageKey, err)
+			}
+			return im, nil
+		}
+	}
+	return &Env{Env: dataenv.New(fam, o.Dataset), fam: f}
 }
 
 // OracleAction boxes the row's (first) reference answer.
