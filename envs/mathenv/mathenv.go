@@ -82,8 +82,8 @@ var datasets = []Dataset{
 	{"eval:AIME24", "axon-rl/math-eval", "aime24", "AIME 2024 problems (integer answers 0 to 999)", "aime24.jsonl"},
 }
 
-// Datasets lists every id this package registers with GEM's dataset for it,
-// in registration order.
+// Datasets lists the text ids this package registers with GEM's dataset for
+// each, in registration order (the visual Geometry3K is registered too).
 func Datasets() []Dataset { return append([]Dataset(nil), datasets...) }
 
 // Options are GEM's MathEnv arguments. GEM's dataset_name and split become
@@ -129,8 +129,8 @@ func (o Options) Validate() error {
 	return nil
 }
 
-// Register adds every id of Datasets, reading GEM's dataset from the Hub
-// (HubURL) by default.
+// Register adds every id of Datasets and Geometry3K, reading GEM's dataset
+// from the Hub (HubURL) by default.
 func Register(r *envs.Registry) error {
 	return register(r, func(d Dataset) string { return HubURL(d.Name, d.Split) })
 }
