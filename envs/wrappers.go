@@ -111,6 +111,9 @@ type Prompt struct {
 // String renders the prompt for a terminal or a log.
 func (p Prompt) String() string {
 	if p.Messages == nil {
+		if n := len(p.Images); n > 0 {
+			return fmt.Sprintf("%s(%d image(s))\n", withNewline(p.Text), n)
+		}
 		return p.Text
 	}
 	var b strings.Builder
