@@ -216,8 +216,8 @@ func (a *Activities) ValidateJob(ctx context.Context, spec schema.JobSpec) (Vali
 }
 
 // ResolveEnvs checks the spec's envs against r: ids, options, oracles for
-// the oracle policy. The submit CLI calls it before submission, the
-// workflow again through ValidateJob.
+// the oracle policy, the API an image env needs (CheckImages). The submit
+// CLI calls it before submission, the workflow again through ValidateJob.
 func ResolveEnvs(r *envs.Registry, spec schema.JobSpec) ([]EnvPlan, error) {
 	var errs schema.SpecError
 	plans := make([]EnvPlan, len(spec.Envs))
@@ -242,6 +242,9 @@ func ResolveEnvs(r *envs.Registry, spec schema.JobSpec) ([]EnvPlan, error) {
 			if _, ok := envs.AsOracle(env); !ok {
 				errs = append(errs, schema.FieldError{Path: path + ".id", Problem: fmt.Sprintf("%s has no oracle; use policy random or openai", s.ID)})
 			}
+		}
+		if s.Images {
+			errs = append(errs, CheckImages(spec, s.ID)...)
 		}
 		if _, err := envs.ParseWrapper(spec.Wrapper); err != nil && i == 0 {
 			errs = append(errs, schema.FieldError{Path: "wrapper", Problem: err.Error()})

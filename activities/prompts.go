@@ -1,6 +1,9 @@
 package activities
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/quarry-rl/quarry/activities/rollout"
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/internal/prompt"
@@ -41,17 +44,17 @@ func frameFor(o *schema.OpenAIPolicy) (rollout.Frame, error) {
 			return nil, err
 		}
 		return func(p envs.Prompt, turn int) (envs.Prompt, error) {
+			if p.HasImages() {
+				// Refused before submission (CheckImages): a template renders text.
+				return envs.Prompt{}, errImagesInText
+			}
 			text, err := t.Render(prompt.Input{Observation: textOf(p), SystemPrompt: o.SystemPrompt, Turn: turn})
 			return envs.Prompt{Text: text}, err
 		}, nil
 	case o.SystemPrompt != "":
 		system := envs.Message{Role: "system", Content: o.SystemPrompt}
 		return func(p envs.Prompt, _ int) (envs.Prompt, error) {
-			msgs := p.Messages
-			if msgs == nil {
-				msgs = []envs.Message{{Role: "user", Content: p.Text}}
-			}
-			return envs.Prompt{Messages: append([]envs.Message{system}, msgs...)}, nil
+			return envs.Prompt{Messages: append([]envs.Message{system}, p.Chat()...)}, nil
 		}, nil
 	}
 	return nil, nil
@@ -71,4 +74,32 @@ func textOf(p envs.Prompt) string {
 		s += m.Content
 	}
 	return s
+}
+
+// errImagesInText: a completions prompt is text; an observation's images
+// cannot go there.
+var errImagesInText = errors.New("the env's observations show images, which only api: chat sends (as image parts); api: completions renders text")
+
+// CheckImages refuses what cannot send an image env's pictures: the
+// completions API and its templates (text), token-in/token-out (text is
+// tokenised), concat_chat_on_reset (the reset observation becomes template
+// text). env names the env for the message. ResolveEnvs calls it for every
+// env whose spec shows images.
+func CheckImages(spec schema.JobSpec, env string) schema.SpecError {
+	var errs schema.SpecError
+	if o := spec.Policy.OpenAI; o != nil && spec.Policy.Kind == schema.PolicyOpenAI {
+		if o.API == schema.APICompletions {
+			errs = append(errs, schema.FieldError{Path: "policy.openai.api", Problem: fmt.Sprintf(
+				"%s shows images, which only api: chat sends (as image parts); completions prompts are text: use api: chat", env)})
+		}
+		if o.Tokens == schema.TokensExact {
+			errs = append(errs, schema.FieldError{Path: "policy.openai.tokens", Problem: fmt.Sprintf(
+				"%s shows images; token-in/token-out tokenises text and sends no images (docs/tokens.md): leave tokens unset", env)})
+		}
+	}
+	if spec.Wrapper == string(envs.WrapConcatChatOnReset) {
+		errs = append(errs, schema.FieldError{Path: "wrapper", Problem: fmt.Sprintf(
+			"%s shows images; concat_chat_on_reset renders the reset observation as chat-template text, which holds no images: use chat, concat or last", env)})
+	}
+	return errs
 }

@@ -458,10 +458,7 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateRe
 func (a *Activities) request(ctx context.Context, in GenerateInput, s *rollout.Session) (inference.Request, error) {
 	spec := in.Episode.Spec
 	prompt := s.Prompt()
-	msgs := prompt.Messages
-	if msgs == nil {
-		msgs = []envs.Message{{Role: "user", Content: prompt.Text}}
-	}
+	msgs := prompt.Chat()
 	req := inference.Request{Affinity: schema.GroupID(spec.Job, in.Episode.Slot.Batch, in.Episode.Slot.Group)}
 	t := spec.Tools
 	if spec.Policy.OpenAI.API == schema.APICompletions {
@@ -484,7 +481,7 @@ func (a *Activities) request(ctx context.Context, in GenerateInput, s *rollout.S
 		return req, nil
 	}
 	for _, m := range msgs {
-		req.Messages = append(req.Messages, inference.Message{Role: m.Role, Content: m.Content})
+		req.Messages = append(req.Messages, chatMessage(m))
 	}
 	if t != nil {
 		req.Sampling, req.ExtraBody = stopAtToolCalls(spec.Policy.OpenAI.Sampling, t)
@@ -588,7 +585,7 @@ func stopAtToolCalls(base schema.Sampling, t *schema.ToolsSpec) (*schema.Samplin
 func nativeMessages(msgs []envs.Message) []inference.Message {
 	out := make([]inference.Message, len(msgs))
 	for i, m := range msgs {
-		out[i] = inference.Message{Role: m.Role, Content: m.Content}
+		out[i] = chatMessage(m)
 	}
 	n := 0
 	for i, m := range msgs {
@@ -604,6 +601,21 @@ func nativeMessages(msgs []envs.Message) []inference.Message {
 		out[i].Content = text
 		out[i].ToolCalls = []inference.ToolCall{{ID: id, Type: "function", Function: inference.FunctionCall{Name: name, Arguments: args}}}
 		out[i+1].ToolCallID = id
+	}
+	return out
+}
+
+// chatMessage is a message as the pool sends it: its parts, when it has
+// any, as OpenAI content parts, each image a base64 data URL of its bytes.
+func chatMessage(m envs.Message) inference.Message {
+	out := inference.Message{Role: m.Role, Content: m.Content}
+	for _, p := range m.Parts {
+		switch {
+		case p.Image != nil:
+			out.Parts = append(out.Parts, inference.ContentPart{Type: inference.PartImage, ImageURL: p.Image.DataURL()})
+		default:
+			out.Parts = append(out.Parts, inference.ContentPart{Type: inference.PartText, Text: p.Text})
+		}
 	}
 	return out
 }

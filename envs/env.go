@@ -72,6 +72,11 @@ type Info struct {
 	UseTool bool `json:"use_tool,omitempty"`
 	// Extra is env-specific and JSON-serialisable.
 	Extra map[string]any `json:"extra,omitempty"`
+	// Images are pictures the observation shows besides its text (a
+	// visual math problem's diagrams): chat prompts carry them as image
+	// parts (ImageParts). Never recorded in the info column (records hold
+	// images by reference in prompt_delta only).
+	Images []Image `json:"-"`
 }
 
 // Errors for misuse of the protocol. Envs obtained from Registry.Make enforce

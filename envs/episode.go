@@ -89,5 +89,5 @@ func (e *Episode) CumulativeReward() float64 { return e.total }
 func (e *Episode) Done() bool { return e.done }
 
 func framed(text string, info Info) Observation {
-	return Observation{Text: text, FromTool: info.UseTool, Prefix: info.Prefix, Suffix: info.Suffix}
+	return Observation{Text: text, FromTool: info.UseTool, Prefix: info.Prefix, Suffix: info.Suffix, Images: info.Images}
 }

@@ -33,6 +33,10 @@ type Spec struct {
 	DataDigest string
 	// Build makes instances from decoded options; see Options.
 	Build Builder
+	// Images: the env's observations show pictures (Info.Images), which
+	// only chat requests carry (image parts); a job must use api: chat
+	// without token-in/token-out.
+	Images bool
 }
 
 // Category is the part of the id before the colon ("game", "math", "rg", …).

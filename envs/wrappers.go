@@ -68,6 +68,8 @@ type Observation struct {
 	FromTool bool   `json:"from_tool,omitempty"`
 	Prefix   string `json:"prefix,omitempty"`
 	Suffix   string `json:"suffix,omitempty"`
+	// Images are the pictures shown with the text (Info.Images).
+	Images []Image `json:"images,omitempty"`
 }
 
 // History is everything a wrapper may look at: the reset observation, then
@@ -86,10 +88,14 @@ type History struct {
 	ChatTemplate ChatTemplate `json:"-"`
 }
 
-// Message is one chat message.
+// Message is one chat message. Its JSON is {"role", "content"}, content a
+// string, or the list of Parts when the message shows images.
 type Message struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
+	Role    string
+	Content string
+	// Parts, when set, are the content instead of Content: text and
+	// images (an observation with Images, see ImageParts).
+	Parts []Part
 }
 
 // Prompt is a rendered history: Text for completion-style wrappers, Messages
@@ -97,16 +103,25 @@ type Message struct {
 type Prompt struct {
 	Text     string
 	Messages []Message
+	// Images are the pictures of the observations Text shows, in order: a
+	// chat request sends Text with them as one user message (Chat).
+	Images []Image
 }
 
 // String renders the prompt for a terminal or a log.
 func (p Prompt) String() string {
 	if p.Messages == nil {
+		if n := len(p.Images); n > 0 {
+			return fmt.Sprintf("%s(%d image(s))\n", withNewline(p.Text), n)
+		}
 		return p.Text
 	}
 	var b strings.Builder
 	for _, m := range p.Messages {
-		fmt.Fprintf(&b, "[%s]\n%s\n", m.Role, m.Content)
+		fmt.Fprintf(&b, "[%s]\n%s\n", m.Role, m.Text())
+		if n := m.Images(); n > 0 {
+			fmt.Fprintf(&b, "(%d image(s))\n", n)
+		}
 	}
 	return b.String()
 }
@@ -133,13 +148,13 @@ func (w Wrapper) Render(h History, maxHistory int) (Prompt, error) {
 	last := obs[len(obs)-1]
 	switch w {
 	case WrapLast:
-		return Prompt{Text: h.Info.Prefix + withNewline(last.Text) + h.Info.Suffix}, nil
+		return Prompt{Text: h.Info.Prefix + withNewline(last.Text) + h.Info.Suffix, Images: last.Images}, nil
 	case WrapConcat:
 		var b strings.Builder
 		for _, o := range obs {
 			b.WriteString(withNewline(o.Text))
 		}
-		return Prompt{Text: h.Info.Prefix + b.String() + h.Info.Suffix}, nil
+		return Prompt{Text: h.Info.Prefix + b.String() + h.Info.Suffix, Images: imagesOf(obs)}, nil
 	case WrapConcatWithAction, WrapConcatChatOnReset:
 		texts := make([]string, len(obs))
 		for i, o := range obs {
@@ -159,7 +174,7 @@ func (w Wrapper) Render(h History, maxHistory int) (Prompt, error) {
 			b.WriteString(withNewline(a))
 		}
 		b.WriteString(withNewline(texts[len(texts)-1]))
-		return Prompt{Text: h.Info.Prefix + b.String() + h.Info.Suffix}, nil
+		return Prompt{Text: h.Info.Prefix + b.String() + h.Info.Suffix, Images: imagesOf(obs)}, nil
 	case WrapChat:
 		// Each observation message keeps the frame it was shown with, so
 		// the conversation only ever grows at the end: every request
@@ -181,10 +196,23 @@ func observationMessage(o Observation) Message {
 	if o.Suffix != "" {
 		content = withNewline(content) + o.Suffix
 	}
+	m := Message{Role: "user", Content: content}
 	if o.FromTool {
-		return Message{Role: "tool", Content: content}
+		m.Role = "tool"
 	}
-	return Message{Role: "user", Content: content}
+	if len(o.Images) > 0 {
+		m.Content, m.Parts = "", ImageParts(content, o.Images)
+	}
+	return m
+}
+
+// imagesOf is the images of obs in order (nil when none has any).
+func imagesOf(obs []Observation) []Image {
+	var out []Image
+	for _, o := range obs {
+		out = append(out, o.Images...)
+	}
+	return out
 }
 
 // ShownAction is an action as GEM's observation wrapper records it: its

@@ -27,8 +27,8 @@ func TestRender(t *testing.T) {
 		{WrapConcatWithAction, 0, Prompt{Text: "P:Rules.\n\\boxed{3}\nToo low.\n<python>2+2</python>\nresult: 4\nNext?"}},
 		{WrapConcatWithAction, 1, Prompt{Text: "P:Too low.\n<python>2+2</python>\nresult: 4\nNext?"}},
 		{WrapChat, 0, Prompt{Messages: []Message{
-			{"user", "P:Rules.\nGo."}, {"assistant", `\boxed{3}`}, {"user", "Too low.\nAgain?"},
-			{"assistant", "<python>2+2</python>"}, {"tool", "result: 4\nNext?"},
+			{Role: "user", Content: "P:Rules.\nGo."}, {Role: "assistant", Content: `\boxed{3}`}, {Role: "user", Content: "Too low.\nAgain?"},
+			{Role: "assistant", Content: "<python>2+2</python>"}, {Role: "tool", Content: "result: 4\nNext?"},
 		}}},
 	}
 	for _, tt := range tests {

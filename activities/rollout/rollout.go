@@ -208,18 +208,13 @@ func (c *Conversation) diff(msgs []envs.Message) ([]envs.Message, int) {
 	switch {
 	case !c.started:
 		return msgs, 0
-	case len(msgs) >= len(c.prev) && slices.Equal(msgs[:len(c.prev)], c.prev):
+	case len(msgs) >= len(c.prev) && slices.EqualFunc(msgs[:len(c.prev)], c.prev, envs.Message.Equal):
 		return msgs[len(c.prev):], c.segment
 	default:
 		return msgs, c.segment + 1
 	}
 }
 
-func messages(p envs.Prompt) []envs.Message {
-	if p.Messages != nil {
-		return p.Messages
-	}
-	return []envs.Message{{Role: "user", Content: p.Text}}
-}
+func messages(p envs.Prompt) []envs.Message { return p.Chat() }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

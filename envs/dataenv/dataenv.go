@@ -38,6 +38,9 @@ type Family struct {
 	Columns []string
 	// Prompt turns a row into the first observation.
 	Prompt func(row map[string]any) (string, error)
+	// Images, when set, are the pictures the first observation shows
+	// (envs.Info.Images), read from the row (see Images).
+	Images func(row map[string]any) ([]envs.Image, error)
 	// Score judges the agent's answer to a row. Its StepResult need not set
 	// Terminated: every dataset episode is one turn.
 	Score func(ctx context.Context, action string, row map[string]any) (envs.StepResult, error)
@@ -139,8 +142,14 @@ func (e *Env) ResetTask(i int) (string, envs.Info, error) {
 	if err != nil {
 		return "", envs.Info{}, fmt.Errorf("row %d: %w", i, err)
 	}
+	var info envs.Info
+	if e.fam.Images != nil {
+		if info.Images, err = e.fam.Images(row); err != nil {
+			return "", envs.Info{}, fmt.Errorf("row %d: %w", i, err)
+		}
+	}
 	e.row = row
-	return obs, envs.Info{}, nil
+	return obs, info, nil
 }
 
 // Reset asks a row drawn from seed (GEM's reset(seed)).

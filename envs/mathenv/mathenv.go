@@ -30,8 +30,8 @@
 // GEM's own datasets are listed by Datasets; point the option at a file of
 // the same columns.
 //
-// GEM's math:Geometry3K is not here: it is a visual env (questions come
-// with diagram images) and Quarry's policies are text-only.
+// GEM's visual math:Geometry3K is here too (Geometry3K): its questions come
+// with diagrams, carried as the observation's images.
 package mathenv
 
 import (
@@ -52,7 +52,7 @@ import (
 
 // samples are the generated datasets the "sample" option opens, one per id.
 //
-//go:embed samples/*.jsonl
+//go:embed samples/*.jsonl samples/*.parquet
 var samples embed.FS
 
 // Dataset is one registered id and the Hugging Face dataset GEM registers it
@@ -82,8 +82,8 @@ var datasets = []Dataset{
 	{"eval:AIME24", "axon-rl/math-eval", "aime24", "AIME 2024 problems (integer answers 0 to 999)", "aime24.jsonl"},
 }
 
-// Datasets lists every id this package registers with GEM's dataset for it,
-// in registration order.
+// Datasets lists the text ids this package registers with GEM's dataset for
+// each, in registration order (the visual Geometry3K is registered too).
 func Datasets() []Dataset { return append([]Dataset(nil), datasets...) }
 
 // Options are GEM's MathEnv arguments. GEM's dataset_name and split become
@@ -129,8 +129,8 @@ func (o Options) Validate() error {
 	return nil
 }
 
-// Register adds every id of Datasets, reading GEM's dataset from the Hub
-// (HubURL) by default.
+// Register adds every id of Datasets and Geometry3K, reading GEM's dataset
+// from the Hub (HubURL) by default.
 func Register(r *envs.Registry) error {
 	return register(r, func(d Dataset) string { return HubURL(d.Name, d.Split) })
 }
@@ -142,6 +142,13 @@ func RegisterSamples(r *envs.Registry) error {
 }
 
 func register(r *envs.Registry, sourceFor func(Dataset) string) error {
+	if err := registerDatasets(r, sourceFor); err != nil {
+		return err
+	}
+	return registerVisual(r, sourceFor(Geometry3K))
+}
+
+func registerDatasets(r *envs.Registry, sourceFor func(Dataset) string) error {
 	for _, d := range datasets {
 		sample, err := fs.ReadFile(samples, "samples/"+d.Sample)
 		if err != nil {
@@ -182,20 +189,32 @@ type Env struct {
 
 // newEnv returns an env for validated options; the "sample" dataset opens
 // samplePath among the shipped samples.
-func newEnv(o Options, samplePath string) *Env {
+func newEnv(o Options, samplePath string) *Env { return newEnvImages(o, samplePath, "") }
+
+// newEnvImages is newEnv whose rows also give the reset observation the
+// images of column imageKey ("": none).
+func newEnvImages(o Options, samplePath, imageKey string) *Env {
 	f := &family{opts: o}
-	return &Env{
-		Env: dataenv.New(&dataenv.Family{
-			Columns:      []string{o.QuestionKey, o.AnswerKey},
-			Prompt:       f.prompt,
-			Score:        f.score,
-			Truth:        f.truth,
-			RandomAction: randomAction,
-			Samples:      samples,
-			SamplePath:   samplePath,
-		}, o.Dataset),
-		fam: f,
+	fam := &dataenv.Family{
+		Columns:      []string{o.QuestionKey, o.AnswerKey},
+		Prompt:       f.prompt,
+		Score:        f.score,
+		Truth:        f.truth,
+		RandomAction: randomAction,
+		Samples:      samples,
+		SamplePath:   samplePath,
 	}
+	if imageKey != "" {
+		fam.Columns = append(fam.Columns, imageKey)
+		fam.Images = func(row map[string]any) ([]envs.Image, error) {
+			im, err := dataenv.Images(row[imageKey])
+			if err != nil {
+				return nil, fmt.Errorf("image column %q: %w", imageKey, err)
+			}
+			return im, nil
+		}
+	}
+	return &Env{Env: dataenv.New(fam, o.Dataset), fam: f}
 }
 
 // OracleAction boxes the row's (first) reference answer.

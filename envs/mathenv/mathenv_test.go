@@ -23,11 +23,11 @@ var update = flag.Bool("update", false, "rewrite samples/*.jsonl from the genera
 
 func registry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, RegisterSamples) }
 
-// GEM's math ids and math eval ids (gem/envs/__init__.py), without the
-// visual math:Geometry3K.
+// GEM's math ids and math eval ids (gem/envs/__init__.py), the visual
+// math:Geometry3K included.
 var gemIDs = []string{
 	"eval:AIME24", "eval:AMC", "eval:MATH500", "eval:Minerva", "eval:OlympiadBench",
-	"math:ASDiv2K", "math:DeepScaleR40K", "math:GSM8K", "math:Math12K", "math:Math8K-3to5", "math:Orz57K",
+	"math:ASDiv2K", "math:DeepScaleR40K", "math:GSM8K", "math:Geometry3K", "math:Math12K", "math:Math8K-3to5", "math:Orz57K",
 }
 
 func TestRegistered(t *testing.T) {
@@ -40,6 +40,12 @@ func TestRegistered(t *testing.T) {
 			t.Errorf("%s: MaxTurns %d, rewards [%v, %v], digest %q", s.ID, s.MaxTurns, s.RewardMin, s.RewardMax, s.DataDigest)
 		}
 		want := map[string]any{"dataset": "sample", "question_key": "problem", "answer_key": "answer", "use_format_error_reward": false}
+		if s.ID == Geometry3K.ID {
+			want["image_key"] = "images" // GEM's MathVisualEnv
+		}
+		if s.Images != (s.ID == Geometry3K.ID) {
+			t.Errorf("%s: Images %v", s.ID, s.Images)
+		}
 		if d := s.Defaults(); !mapsEqual(d, want) {
 			t.Errorf("%s: defaults %v, want %v", s.ID, d, want)
 		}
@@ -55,9 +61,6 @@ func TestRegistered(t *testing.T) {
 		if strings.HasPrefix(d.ID, "eval:") != (d.Name == "axon-rl/math-eval" && d.Split != "") {
 			t.Errorf("%s: GEM dataset %s split %q", d.ID, d.Name, d.Split)
 		}
-	}
-	if _, err := r.Lookup("math:Geometry3K"); err == nil {
-		t.Error("math:Geometry3K is registered; it is a visual env")
 	}
 }
 
