@@ -73,7 +73,40 @@ func CheckCompose(p *types.Project, img Image, r Repo) error {
 	errs = append(errs, composeVersions(p, r)...)
 	errs = append(errs, composeSandbox(workers)...)
 	errs = append(errs, composeReadiness(p, all)...)
+	errs = append(errs, composeS3(p, all)...)
 	return joinErrs(errs)
+}
+
+// composeS3 checks that a Quarry service's S3 endpoint is a service of the
+// stack listening on that port, and that its access key is the one that
+// service's root account has.
+func composeS3(p *types.Project, all []composeService) []error {
+	var errs []error
+	for _, cs := range all {
+		ep := cs.cfg.Environment["AWS_ENDPOINT_URL"]
+		if cs.bin == "" || ep == nil {
+			continue
+		}
+		where := "compose: service " + cs.name
+		hostPort := strings.TrimPrefix(strings.TrimPrefix(*ep, "http://"), "https://")
+		host, port, _ := strings.Cut(strings.TrimSuffix(hostPort, "/"), ":")
+		s3, ok := p.Services[host]
+		if !ok {
+			continue // an S3 store outside the stack
+		}
+		if v, ok := flagValue(s3.Command, "port"); ok && strings.TrimPrefix(v, "0.0.0.0") != ":"+port {
+			errs = append(errs, fmt.Errorf("%s: AWS_ENDPOINT_URL %s, but service %s listens on %s", where, *ep, host, v))
+		}
+		key, root := cs.cfg.Environment["AWS_ACCESS_KEY_ID"], s3.Environment["ROOT_ACCESS_KEY"]
+		if key != nil && root != nil && *key != *root {
+			errs = append(errs, fmt.Errorf("%s: AWS_ACCESS_KEY_ID %q is not the access key of service %s (%q)", where, *key, host, *root))
+		}
+		secret, rootSecret := cs.cfg.Environment["AWS_SECRET_ACCESS_KEY"], s3.Environment["ROOT_SECRET_KEY"]
+		if secret != nil && rootSecret != nil && *secret != *rootSecret {
+			errs = append(errs, fmt.Errorf("%s: AWS_SECRET_ACCESS_KEY is not the secret key of service %s", where, host))
+		}
+	}
+	return errs
 }
 
 // resolve finds the binary a Quarry service runs and checks its flags and
