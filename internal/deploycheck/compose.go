@@ -291,28 +291,22 @@ func overlaps(ranges []sandboxRange) []error {
 }
 
 // composeReadiness checks that Quarry's services wait for what they need:
-// the Temporal namespace they use created, and the buckets the specs
-// submitted here write to created; and that those specs validate.
+// a healthy Temporal server, the Temporal namespace they use created, and
+// the buckets the specs submitted here write to created; and that those
+// specs validate.
 func composeReadiness(p *types.Project, all []composeService) []error {
 	var errs []error
-	buckets := map[string]string{} // bucket → the one-shot creating it
-	namespaces := map[string]string{}
-	bucketRe := regexp.MustCompile(`create-bucket\s+--bucket\s+(\S+)|mb\s+s3://([^/\s]+)`)
-	nsRe := regexp.MustCompile(`namespace create[^\n]*--namespace\s+(\S+)`)
-	for _, cs := range all {
-		text := strings.Join(append(append([]string{}, cs.cfg.Entrypoint...), cs.cfg.Command...), " ")
-		for _, m := range bucketRe.FindAllStringSubmatch(text, -1) {
-			buckets[m[1]+m[2]] = cs.name
-		}
-		for _, m := range nsRe.FindAllStringSubmatch(text, -1) {
-			namespaces[m[1]] = cs.name
-		}
-	}
+	servers, namespaces, buckets := providers(all)
 	for _, cs := range all {
 		if cs.bin == "" {
 			continue
 		}
 		where := "compose: service " + cs.name
+		for _, srv := range servers {
+			if !dependsOn(p, cs.name, srv, types.ServiceConditionHealthy) {
+				errs = append(errs, fmt.Errorf("%s: does not wait for %s (the Temporal server) to be healthy", where, srv))
+			}
+		}
 		ns := "default"
 		if v := cs.cfg.Environment["TEMPORAL_NAMESPACE"]; v != nil {
 			ns = *v
@@ -339,6 +333,28 @@ func composeReadiness(p *types.Project, all []composeService) []error {
 		}
 	}
 	return errs
+}
+
+// providers finds the services Quarry's services need: the Temporal
+// servers, and the one-shots creating namespaces and buckets (each by the
+// name it creates).
+func providers(all []composeService) (servers []string, namespaces, buckets map[string]string) {
+	namespaces, buckets = map[string]string{}, map[string]string{}
+	bucketRe := regexp.MustCompile(`create-bucket\s+--bucket\s+(\S+)|mb\s+s3://([^/\s]+)`)
+	nsRe := regexp.MustCompile(`namespace create[^\n]*--namespace\s+(\S+)`)
+	for _, cs := range all {
+		if strings.HasPrefix(cs.cfg.Image, "temporalio/server:") {
+			servers = append(servers, cs.name)
+		}
+		text := strings.Join(append(append([]string{}, cs.cfg.Entrypoint...), cs.cfg.Command...), " ")
+		for _, m := range bucketRe.FindAllStringSubmatch(text, -1) {
+			buckets[m[1]+m[2]] = cs.name
+		}
+		for _, m := range nsRe.FindAllStringSubmatch(text, -1) {
+			namespaces[m[1]] = cs.name
+		}
+	}
+	return servers, namespaces, buckets
 }
 
 // dependsOn reports whether service from waits, directly or through the

@@ -42,7 +42,7 @@ func readFacts() (Repo, error) {
 	if err != nil {
 		return r, err
 	}
-	args := []string{"build", "-o", bin + "/"}
+	args := []string{"build", "-buildvcs=false", "-o", bin + "/"}
 	for _, e := range entries {
 		args = append(args, "./cmd/"+e.Name())
 	}
@@ -202,6 +202,7 @@ var brokenRecipes = []brokenRecipe{
 	{name: "dynamic config not mounted", file: "docker-compose.yaml", old: "target: /etc/temporal/config/dynamicconfig/quarry.yaml", new: "target: /etc/temporal/config/dynamicconfig/other.yaml", want: "DYNAMIC_CONFIG_FILE_PATH /etc/temporal/config/dynamicconfig/quarry.yaml is neither"},
 	{name: "waiting on health without a healthcheck", file: "docker-compose.yaml", old: `      test: ["CMD", "nc", "-z", "127.0.0.1", "7233"]`, new: "      disable: true", want: "waits for temporal to be healthy, but temporal has no healthcheck"},
 	{name: "workers do not wait for the namespace", file: "docker-compose.yaml", old: "    temporal-namespace: {condition: service_completed_successfully}\n    s3-bucket: {condition: service_completed_successfully}\n  # The sandbox", new: "    s3-bucket: {condition: service_completed_successfully}\n  # The sandbox", want: "service worker-1: does not wait for temporal-namespace"},
+	{name: "nothing waits for a healthy Temporal", file: "docker-compose.yaml", old: "      temporal: {condition: service_healthy}", new: "      temporal: {condition: service_started}", want: "service worker-1: does not wait for temporal (the Temporal server) to be healthy"},
 	{name: "workers use a namespace nobody creates", file: "docker-compose.yaml", old: "    TEMPORAL_NAMESPACE: default\n    # The policy", new: "    TEMPORAL_NAMESPACE: rl\n    # The policy", want: `uses Temporal namespace "rl", which no service creates`},
 	{name: "one-shot restarted forever", file: "docker-compose.yaml", old: "image: amazon/aws-cli:2.27.0\n    restart: on-failure:5", new: "image: amazon/aws-cli:2.27.0\n    restart: unless-stopped", want: "s3-bucket has restart: unless-stopped"},
 	{name: "no restart policy", file: "docker-compose.yaml", old: "image: postgres:16-bookworm\n    restart: unless-stopped", new: "image: postgres:16-bookworm", want: "service postgres has no restart policy"},
