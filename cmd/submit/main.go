@@ -68,7 +68,7 @@ func newRoot(out, errw io.Writer) *cobra.Command {
 	root.SetErr(errw)
 	pf := root.PersistentFlags()
 	g.conn.AddFlags(pf)
-	pf.StringVar(&g.queue, "task-queue", workflows.DefaultTaskQueue, "task queue the workers poll")
+	tclient.AddTaskQueueFlag(pf, &g.queue, workflows.DefaultTaskQueue, "task queue the workers poll")
 	pf.BoolVar(&g.local, "local", false, "run an embedded Temporal server and a worker in this process")
 	pf.StringVar(&g.stateDir, "state-dir", ".quarry", "with --local: where the embedded server keeps its database")
 	pf.BoolVar(&g.ui, "ui", false, "with --local: also serve the Temporal Web UI on loopback")

@@ -295,10 +295,7 @@ func dial(ctx context.Context, g *globals, withWorker bool) (*session, error) {
 	if g.local && !withWorker {
 		dir := filepath.Join(g.stateDir, "temporal")
 		if address, err := localserver.Address(dir); err == nil && localserver.InUse(dir) {
-			opts := g.conn
-			opts.Address, opts.Namespace = address, "default"
-			opts.TLS, opts.TLSCert, opts.TLSKey, opts.APIKeyEnv = false, "", "", ""
-			c, err := opts.Dial(log)
+			c, err := g.conn.Local(address, "default").Dial(log)
 			if err != nil {
 				return nil, err
 			}
@@ -316,10 +313,7 @@ func dial(ctx context.Context, g *globals, withWorker bool) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := g.conn
-	opts.Address, opts.Namespace = srv.HostPort(), srv.Namespace()
-	opts.TLS, opts.TLSCert, opts.TLSKey, opts.APIKeyEnv = false, "", "", ""
-	c, err := opts.Dial(log)
+	c, err := g.conn.Local(srv.HostPort(), srv.Namespace()).Dial(log)
 	if err != nil {
 		srv.Stop()
 		return nil, err
