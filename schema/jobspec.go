@@ -51,6 +51,10 @@ type JobSpec struct {
 	// Output is a folder (./out, /data/rl, file:///data/rl) or s3://bucket/prefix.
 	Output   string   `json:"output,omitempty"`
 	InFlight InFlight `json:"in_flight"`
+	// KeepTurnLogs keeps a batch's turn-log objects (<job>/_turns/) after
+	// its shard commits, for debugging; by default they are deleted then
+	// (docs/operations.md, "Turn-log lifecycle").
+	KeepTurnLogs bool `json:"keep_turn_logs,omitempty"`
 	// Online makes the job a stream of batches for a trainer (online.go).
 	Online *Online `json:"online,omitempty"`
 }

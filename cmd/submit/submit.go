@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -25,6 +26,7 @@ import (
 	"github.com/quarry-rl/quarry/internal/blob"
 	"github.com/quarry-rl/quarry/internal/inference"
 	"github.com/quarry-rl/quarry/internal/localserver"
+	"github.com/quarry-rl/quarry/internal/readhint"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 	"github.com/quarry-rl/quarry/schema"
 	"github.com/quarry-rl/quarry/tools/toolset"
@@ -450,11 +452,19 @@ func detached(g *globals, spec schema.JobSpec) error {
 }
 
 func printHowToRead(g *globals, spec schema.JobSpec) {
-	root := strings.TrimPrefix(spec.Output, "file://") + "/" + spec.Job
-	fmt.Fprintf(g.out, "output: %s\n", root)
-	fmt.Fprintf(g.out, "  committed shards are listed in %s/_manifest/; data in %s/shards/*.parquet\n", root, root)
-	fmt.Fprintf(g.out, "  DuckDB:  SELECT * FROM '%s/shards/*.turns.parquet'\n", root)
-	fmt.Fprintf(g.out, "  pandas:  pd.concat(pd.read_parquet(f) for f in sorted(glob.glob(%q)))\n", root+"/shards/*.turns.parquet")
+	for _, l := range readhint.Lines(spec.Output, spec.Job, s3Reader()) {
+		fmt.Fprintln(g.out, l)
+	}
+}
+
+// s3Reader is how a reader on this machine reaches an S3 output: the
+// endpoint and region of the standard AWS environment, which the output was
+// opened with too.
+func s3Reader() readhint.S3 {
+	return readhint.S3{
+		Endpoint: cmp.Or(os.Getenv("AWS_ENDPOINT_URL_S3"), os.Getenv("AWS_ENDPOINT_URL")),
+		Region:   cmp.Or(os.Getenv("AWS_REGION"), os.Getenv("AWS_DEFAULT_REGION")),
+	}
 }
 
 // preflightEndpoints asks every endpoint of an openai policy for its models

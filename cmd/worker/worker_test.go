@@ -23,6 +23,7 @@ import (
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 
+	"github.com/quarry-rl/quarry/activities"
 	"github.com/quarry-rl/quarry/internal/blob"
 	"github.com/quarry-rl/quarry/internal/localserver"
 	"github.com/quarry-rl/quarry/internal/openaitest"
@@ -566,6 +567,7 @@ func TestCrashPoints(t *testing.T) {
 		{point: "runepisodes:after-bundle", at: 3},
 		{point: "shard:after-turns", at: 1},
 		{point: "shard:before-manifest", at: 1},
+		{point: activities.CrashBeforeTurnLogDelete, at: 1},
 		{point: "tool:after-call", at: 3},
 		{point: "tool:after-record", at: 3},
 	}
@@ -616,6 +618,12 @@ func TestCrashPoints(t *testing.T) {
 			}
 			waitJob(t, r.run, 3*time.Minute)
 			turns, _ := checkExactlyOnce(t, r.spec, r.srv)
+			// Every batch committed, so its turn log is gone, even where
+			// the worker died between the commit and the deletion: the
+			// retried commit deletes it.
+			if logs, _ := filepath.Glob(filepath.Join(jobDir(r.spec), "_turns", "*", "*", "*")); len(logs) != 0 {
+				t.Errorf("%d turn-log objects left, e.g. %s", len(logs), logs[0])
+			}
 			if r.sandboxDir != "" {
 				// The dead worker's sandboxes died with it; the fresh one
 				// swept its work dir and closed its own sessions.
