@@ -114,4 +114,3 @@ output: ` + srv.URL("rl") + "\n"
 		}
 	}
 }
-
