@@ -154,6 +154,11 @@ type OpenAIPolicy struct {
 	RequestTimeout Duration       `json:"request_timeout,omitempty"`
 	// Concurrency bounds requests in flight per worker.
 	Concurrency int `json:"concurrency,omitempty"`
+	// EndpointConcurrency is how many requests one endpoint replica serves
+	// at once (vLLM's --max-num-seqs). When set, unset in_flight and
+	// concurrency are sized from endpoints × EndpointConcurrency, and
+	// in_flight limits below it are refused (sizing.go).
+	EndpointConcurrency int `json:"endpoint_concurrency,omitempty"`
 	// PolicyVersion labels the weights that produced the data (a column).
 	PolicyVersion string `json:"policy_version,omitempty"`
 	// API is chat (default: /v1/chat/completions with the wrapper's
@@ -296,6 +301,10 @@ func (s JobSpec) WithDefaults() JobSpec {
 		}
 		if c.Concurrency == 0 {
 			c.Concurrency = DefaultConcurrency
+			if t := c.EndpointCapacity(); t > 0 {
+				// One worker may carry it all; the job's cap bounds the total.
+				c.Concurrency = min(t, MaxConcurrency)
+			}
 		}
 		s.Policy.OpenAI = &c
 	}
@@ -306,6 +315,9 @@ func (s JobSpec) WithDefaults() JobSpec {
 	}
 	if s.Output == "" {
 		s.Output = DefaultOutput
+	}
+	if t := s.Policy.OpenAI.EndpointCapacity(); t > 0 {
+		s.sizeInFlight(t)
 	}
 	if s.InFlight.Batches == 0 {
 		s.InFlight.Batches = DefaultBatchesInFlight
@@ -473,6 +485,7 @@ func (s JobSpec) Validate() error {
 	if s.InFlight.Episodes < 1 {
 		add("in_flight.episodes", "%d: want at least 1", s.InFlight.Episodes)
 	}
+	s.validateSizing(add)
 	// Input limits (limits.go, secrets.go; docs/limits.md).
 	s.checkBounds(add)
 	s.checkSecrets(add)
