@@ -1,16 +1,26 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"go.temporal.io/sdk/worker"
+
+	"github.com/quarry-rl/quarry/activities"
+	"github.com/quarry-rl/quarry/envs/catalog"
 	"github.com/quarry-rl/quarry/internal/blob"
+	"github.com/quarry-rl/quarry/internal/localserver"
 	"github.com/quarry-rl/quarry/internal/openaitest"
 	"github.com/quarry-rl/quarry/internal/s3test"
 	"github.com/quarry-rl/quarry/internal/shard"
+	"github.com/quarry-rl/quarry/internal/tclient"
 	"github.com/quarry-rl/quarry/schema"
+	"github.com/quarry-rl/quarry/workflows"
 )
 
 // turnLogObjects lists a job's turn-log objects in the store at output.
@@ -112,5 +122,145 @@ output: ` + srv.URL("rl") + "\n"
 				t.Errorf("printed hint lacks %q:\n%s", want, out)
 			}
 		}
+	}
+}
+
+// lockedBuffer is a bytes.Buffer the progress bar and the test share.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func randomSpec(t *testing.T, dir, job string) string {
+	return writeSpec(t, dir, `
+job: `+job+`
+seed: 5
+envs: [{id: rg:basic_arithmetic}]
+tasks: 32
+policy: {kind: random}
+output: `+filepath.Join(dir, "out")+`
+`)
+}
+
+// submit --wait against a cluster where no worker polls the job's queue
+// warns once on stderr, naming the queue and the worker command to run.
+func TestWaitWarnsWhenNoWorkerPolls(t *testing.T) {
+	srv, err := localserver.Start(localserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	dir := t.TempDir()
+	var stdout, stderr lockedBuffer
+	root := newRoot(&stdout, &stderr)
+	root.SetArgs([]string{"--address", srv.HostPort(), "--namespace", srv.Namespace(), "--task-queue", "nobody-polls",
+		"--wait", "--worker-grace", "1s", randomSpec(t, dir, "no-workers")})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	const warning = `warning: no worker has polled task queue "nobody-polls" in namespace "default"`
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(stderr.String(), warning) {
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("no warning after 60 s:\n%s\n%s", stdout.String(), stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond) // polling the output, not synchronising
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	got := stderr.String()
+	if n := strings.Count(got, "warning: no worker"); n != 1 {
+		t.Errorf("warned %d times, want once:\n%s", n, got)
+	}
+	if want := "worker --address " + srv.HostPort() + " --namespace default --task-queue nobody-polls"; !strings.Contains(got, want) {
+		t.Errorf("warning lacks %q:\n%s", want, got)
+	}
+	if !strings.Contains(stdout.String(), "detached; job no-workers keeps running") {
+		t.Errorf("stdout: %s", stdout.String())
+	}
+
+	// Check after check past the grace period, the watch warns only once.
+	c, err := tclient.Options{}.Local(srv.HostPort(), srv.Namespace()).Dial(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var again bytes.Buffer
+	g := &globals{conn: tclient.Options{Address: srv.HostPort(), Namespace: "default"}, queue: "nobody-polls", err: &again, noWorkerGrace: time.Nanosecond}
+	spec, err := loadSpec(randomSpec(t, t.TempDir(), "no-workers"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newWorkerWatch(context.Background(), g, c, spec)
+	for range 4 {
+		w.last = time.Time{} // as if pollerCheckEvery had passed
+		w.check(context.Background())
+	}
+	if n := strings.Count(again.String(), "warning: no worker"); n != 1 {
+		t.Errorf("four checks warned %d times, want once:\n%s", n, again.String())
+	}
+}
+
+// With a worker polling, the same watch says nothing, even with a grace
+// period shorter than the job.
+func TestWaitQuietWithWorkers(t *testing.T) {
+	srv, err := localserver.Start(localserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	c, err := tclient.Options{}.Local(srv.HostPort(), srv.Namespace()).Dial(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	reg, err := catalog.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := workflows.NewWorkers(c, "polled", &activities.Activities{Envs: reg, Stores: &activities.Stores{}}, worker.Options{}, workflows.AllRoles)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	ctx := context.Background()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		p, err := tclient.QueuePollers(ctx, c, "polled")
+		if err == nil && p.Workflow > 0 && p.Activity > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the worker never showed as a poller: %+v, %v", p, err)
+		}
+		time.Sleep(50 * time.Millisecond) // polling the server, not synchronising
+	}
+	dir := t.TempDir()
+	var stdout, stderr lockedBuffer
+	root := newRoot(&stdout, &stderr)
+	root.SetArgs([]string{"--address", srv.HostPort(), "--task-queue", "polled", "--wait", "--worker-grace", "1ms", randomSpec(t, dir, "with-workers")})
+	if err := root.ExecuteContext(ctx); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	if strings.Contains(stderr.String(), "warning: no worker") {
+		t.Errorf("warned with a worker polling:\n%s", stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "job with-workers complete") {
+		t.Errorf("stdout: %s", stdout.String())
 	}
 }

@@ -370,6 +370,7 @@ func watch(ctx context.Context, g *globals, c client.Client, spec schema.JobSpec
 	done := make(chan error, 1)
 	var final workflows.Progress
 	go func() { done <- run.Get(ctx, &final) }()
+	workers := newWorkerWatch(ctx, g, c, spec)
 	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -396,6 +397,7 @@ func watch(ctx context.Context, g *globals, c client.Client, spec schema.JobSpec
 		case <-ctx.Done():
 			return detached(g, spec)
 		case <-tick.C:
+			workers.check(ctx)
 			qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 			v, err := c.QueryWorkflow(qctx, spec.Job, "", workflows.QueryProgress)
 			cancel()

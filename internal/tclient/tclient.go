@@ -191,7 +191,11 @@ func (o Options) Dial(log *slog.Logger) (client.Client, error) {
 }
 
 // DialContext connects to the cluster, checking it answers before ctx ends.
+// A nil log discards the SDK's messages.
 func (o Options) DialContext(ctx context.Context, log *slog.Logger) (client.Client, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	co := client.Options{HostPort: o.Address, Namespace: o.Namespace, Logger: sdklog.NewStructuredLogger(log)}
 	cfg, err := o.TLSConfig()
 	if err != nil {
