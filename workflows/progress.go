@@ -26,6 +26,9 @@ type Progress struct {
 	StartedAt       time.Time `json:"started_at"`
 	UpdatedAt       time.Time `json:"updated_at"`
 	Paused          bool      `json:"paused"`
+	// InFlight is a running job's in-flight limits (the query's answer
+	// only; a finished job's result has none).
+	InFlight *schema.InFlight `json:"in_flight,omitempty"`
 	Done            bool      `json:"done"`
 	ContinuedAsNew  int       `json:"continued_as_new"`
 	// Endpoint is set while the policy endpoint is unavailable: the job

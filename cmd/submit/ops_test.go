@@ -264,3 +264,80 @@ func TestWaitQuietWithWorkers(t *testing.T) {
 		t.Errorf("stdout: %s", stdout.String())
 	}
 }
+
+// submit status of a running job shows what it has in flight against its
+// cap, the workers polling its queue, and what caps its parallelism.
+func TestStatusShowsInFlightAndPollers(t *testing.T) {
+	release := make(chan struct{})
+	var closeOnce sync.Once
+	free := func() { closeOnce.Do(func() { close(release) }) }
+	srv := openaitest.Start(t, openaitest.WithPolicy(func([]openaitest.Message) string {
+		<-release // every episode stays in flight until the test has looked
+		return "\\boxed{1}"
+	}))
+	t.Cleanup(free) // before the server stops (cleanups run last-first)
+	dir := t.TempDir()
+	path := writeSpec(t, dir, `
+job: sizing-status
+envs: [{id: game:GuessTheNumber-v0-hard}]
+tasks: 4
+samples_per_task: 2
+batch_size: 4
+max_turns: 1
+policy:
+  kind: openai
+  openai:
+    endpoints: [`+srv.BaseURL()+`]
+    model: `+openaitest.DefaultModel+`
+    sampling: {max_tokens: 16}
+in_flight: {batches: 1, episodes: 3}
+output: `+filepath.Join(dir, "out")+`
+`)
+	spec, err := loadSpec(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(dir, "state")
+	ctx := context.Background()
+	sess, g := localWorker(t, state)
+	defer sess.close()
+	run, _, err := startOrAttach(ctx, sess.client, g.queue, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := func() string {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		root := newRoot(&stdout, &stderr)
+		root.SetArgs([]string{"--local", "--state-dir", state, "status", "sizing-status"})
+		if err := root.ExecuteContext(ctx); err != nil {
+			t.Fatalf("status: %v\n%s", err, stderr.String())
+		}
+		return stdout.String()
+	}
+	want := "running  1 batches, 3 episodes (cap 3 episodes: in_flight 1 batches × 3 episodes)"
+	deadline := time.Now().Add(60 * time.Second)
+	got := status()
+	for !strings.Contains(got, want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("status never showed %q:\n%s", want, got)
+		}
+		time.Sleep(100 * time.Millisecond) // polling the job, not synchronising
+		got = status()
+	}
+	for _, w := range []string{
+		`workers  1 polling "quarry" (workflow tasks 1, activity tasks 1)`,
+		"sizing   at most 3 episodes at once (in_flight: 1 batches × 3 episodes); 1 worker(s) × concurrency 64 = 64 requests at once; set policy.openai.endpoint_concurrency",
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("status lacks %q:\n%s", w, got)
+		}
+	}
+	free()
+	if err := run.Get(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := status(); strings.Contains(got, "running  ") || strings.Contains(got, "workers  ") {
+		t.Errorf("a finished job shows in-flight work:\n%s", got)
+	}
+}

@@ -28,6 +28,7 @@ import (
 	"github.com/quarry-rl/quarry/internal/localserver"
 	"github.com/quarry-rl/quarry/internal/readhint"
 	"github.com/quarry-rl/quarry/internal/sandbox"
+	"github.com/quarry-rl/quarry/internal/tclient"
 	"github.com/quarry-rl/quarry/schema"
 	"github.com/quarry-rl/quarry/tools/toolset"
 	"github.com/quarry-rl/quarry/workflows"
@@ -157,6 +158,7 @@ func runSubmit(ctx context.Context, g *globals, path string, wait, dryRun bool) 
 	} else {
 		fmt.Fprintf(g.out, "submitted job %s\n", spec.Job)
 	}
+	fmt.Fprintf(g.out, "sizing: %s\n", spec.SizingNote(spec.InFlight, workersNow(ctx, g, sess.client)))
 	if sess.uiURL != "" {
 		fmt.Fprintf(g.out, "Temporal Web UI: %s/namespaces/default/workflows/%s\n", sess.uiURL, spec.Job)
 	}
@@ -165,6 +167,19 @@ func runSubmit(ctx context.Context, g *globals, path string, wait, dryRun bool) 
 		return nil
 	}
 	return watch(ctx, g, sess.client, spec, run)
+}
+
+// workersNow is how many workers poll the job's queue now: 1 with --local
+// (the worker in this process), 0 when unknown.
+func workersNow(ctx context.Context, g *globals, c client.Client) int {
+	if g.local {
+		return 1
+	}
+	p, err := tclient.QueuePollers(ctx, c, g.queue)
+	if err != nil {
+		return 0
+	}
+	return p.Workers()
 }
 
 // openOutput opens the job's output and checks it. A real submission runs
