@@ -58,7 +58,9 @@ func TurnPrefix(job string, batch, episode int) string {
 
 // BatchTurnPrefix is the prefix of every turn-log key of a batch; JobTurnPrefix
 // of a job's.
-func BatchTurnPrefix(job string, batch int) string { return fmt.Sprintf("%s/_turns/b%05d/", job, batch) }
+func BatchTurnPrefix(job string, batch int) string {
+	return fmt.Sprintf("%s/_turns/b%05d/", job, batch)
+}
 
 // JobTurnPrefix is the prefix of every turn-log key of a job.
 func JobTurnPrefix(job string) string { return job + "/_turns/" }
