@@ -56,8 +56,8 @@ func TurnPrefix(job string, batch, episode int) string {
 	return fmt.Sprintf("%s/_turns/b%05d/e%04d/", job, batch, episode)
 }
 
-// BatchTurnPrefix is the prefix of every turn-log key of a batch; JobTurnPrefix
-// of a job's.
+// BatchTurnPrefix is the prefix of every turn-log key of a batch, for
+// deleting its log once the batch is committed.
 func BatchTurnPrefix(job string, batch int) string {
 	return fmt.Sprintf("%s/_turns/b%05d/", job, batch)
 }
