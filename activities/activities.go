@@ -18,6 +18,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/dataset"
 	"github.com/quarry-rl/quarry/internal/blob"
 	"github.com/quarry-rl/quarry/internal/shard"
+	"github.com/quarry-rl/quarry/internal/turnlog"
 	"github.com/quarry-rl/quarry/schema"
 	"github.com/quarry-rl/quarry/tools/toolset"
 )
@@ -68,8 +69,13 @@ func CrashPoints() []string {
 		"generate:after-response", "generate:after-record", "act:after-record", "runepisodes:after-bundle", "tool:after-call", "tool:after-record",
 		"shard:" + string(shard.AfterTurns), "shard:" + string(shard.AfterEpisodes),
 		"shard:" + string(shard.AfterFailures), "shard:" + string(shard.BeforeManifest),
+		CrashBeforeTurnLogDelete,
 	}
 }
+
+// CrashBeforeTurnLogDelete is the crash point between a batch's commit (its
+// manifest stored) and the deletion of its turn log.
+const CrashBeforeTurnLogDelete = "shard:before-turnlog-delete"
 
 func (a *Activities) crash(point string) {
 	if a.Crash != nil {
@@ -198,6 +204,9 @@ func (a *Activities) ValidateJob(ctx context.Context, spec schema.JobSpec) (Vali
 	if err != nil {
 		return ValidateJobResult{}, fmt.Errorf("job %s: committed batches: %w", spec.Job, err)
 	}
+	if !spec.KeepTurnLogs && len(ms) > 0 {
+		a.sweepTurnLogs(ctx, st, spec.Job, ms)
+	}
 	for _, m := range ms {
 		if !spec.HasBatch(m.Batch) {
 			msg := fmt.Sprintf("job %s: %s holds batch %d but the spec has %d batches: the output belongs to another spec; give this one another job id or output", spec.Job, spec.Output, m.Batch, spec.Batches())
@@ -213,6 +222,24 @@ func (a *Activities) ValidateJob(ctx context.Context, spec schema.JobSpec) (Vali
 		}
 	}
 	return res, nil
+}
+
+// sweepTurnLogs deletes the turn logs an earlier run left of batches it
+// committed (a commit interrupted before its deletion). A failure is only
+// logged: the logs are garbage, not state.
+func (a *Activities) sweepTurnLogs(ctx context.Context, st blob.Store, job string, ms []schema.Manifest) {
+	committed := make(map[int]bool, len(ms))
+	for _, m := range ms {
+		committed[m.Batch] = true
+	}
+	n, err := turnlog.Sweep(ctx, st, job, func(b int) bool { return committed[b] })
+	if err != nil {
+		a.logger().Warn("turn logs of committed batches not swept", "job", job, "err", err)
+		return
+	}
+	if n > 0 {
+		a.logger().Info("swept turn logs an earlier run left of committed batches", "job", job, "objects", n)
+	}
 }
 
 // ResolveEnvs checks the spec's envs against r: ids, options, oracles for

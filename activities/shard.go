@@ -9,7 +9,9 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/quarry-rl/quarry/internal/blob"
 	"github.com/quarry-rl/quarry/internal/shard"
+	"github.com/quarry-rl/quarry/internal/turnlog"
 	"github.com/quarry-rl/quarry/schema"
 )
 
@@ -93,7 +95,25 @@ func (a *Activities) WriteShard(ctx context.Context, in WriteShardInput) (ShardS
 	}
 	sum := summarize(in, failed)
 	sum.TurnRows = m.TurnRows
+	if !in.Spec.KeepTurnLogs {
+		a.crash(CrashBeforeTurnLogDelete)
+		a.deleteTurnLog(ctx, st, in.Spec.Job, in.Batch)
+	}
 	return sum, nil
+}
+
+// deleteTurnLog deletes a committed batch's turn log. A failure is logged,
+// not returned: the shard is committed, and failing the commit would retry
+// it for a store that may refuse deletes for good. What stays is garbage
+// the next run of the job sweeps (ValidateJob).
+func (a *Activities) deleteTurnLog(ctx context.Context, st blob.Store, job string, batch int) {
+	n, err := turnlog.DeleteBatch(ctx, st, job, batch)
+	if err != nil {
+		a.logger().Warn("turn log of a committed batch not deleted: it is garbage; the next run of the job sweeps it, or set keep_turn_logs: true to keep logs on purpose",
+			"job", job, "batch", batch, "err", err)
+		return
+	}
+	a.logger().Debug("turn log deleted", "job", job, "batch", batch, "objects", n)
 }
 
 // summarize is the batch's summary, the episodes in failed counted as failed.

@@ -51,6 +51,10 @@ type JobSpec struct {
 	// Output is a folder (./out, /data/rl, file:///data/rl) or s3://bucket/prefix.
 	Output   string   `json:"output,omitempty"`
 	InFlight InFlight `json:"in_flight"`
+	// KeepTurnLogs keeps a batch's turn-log objects (<job>/_turns/) after
+	// its shard commits, for debugging; by default they are deleted then
+	// (docs/operations.md, "Turn-log lifecycle").
+	KeepTurnLogs bool `json:"keep_turn_logs,omitempty"`
 	// Online makes the job a stream of batches for a trainer (online.go).
 	Online *Online `json:"online,omitempty"`
 }
@@ -150,6 +154,11 @@ type OpenAIPolicy struct {
 	RequestTimeout Duration       `json:"request_timeout,omitempty"`
 	// Concurrency bounds requests in flight per worker.
 	Concurrency int `json:"concurrency,omitempty"`
+	// EndpointConcurrency is how many requests one endpoint replica serves
+	// at once (vLLM's --max-num-seqs). When set, unset in_flight and
+	// concurrency are sized from endpoints × EndpointConcurrency, and
+	// in_flight limits below it are refused (sizing.go).
+	EndpointConcurrency int `json:"endpoint_concurrency,omitempty"`
 	// PolicyVersion labels the weights that produced the data (a column).
 	PolicyVersion string `json:"policy_version,omitempty"`
 	// API is chat (default: /v1/chat/completions with the wrapper's
@@ -292,6 +301,10 @@ func (s JobSpec) WithDefaults() JobSpec {
 		}
 		if c.Concurrency == 0 {
 			c.Concurrency = DefaultConcurrency
+			if t := c.EndpointCapacity(); t > 0 {
+				// One worker may carry it all; the job's cap bounds the total.
+				c.Concurrency = min(t, MaxConcurrency)
+			}
 		}
 		s.Policy.OpenAI = &c
 	}
@@ -302,6 +315,9 @@ func (s JobSpec) WithDefaults() JobSpec {
 	}
 	if s.Output == "" {
 		s.Output = DefaultOutput
+	}
+	if t := s.Policy.OpenAI.EndpointCapacity(); t > 0 {
+		s.sizeInFlight(t)
 	}
 	if s.InFlight.Batches == 0 {
 		s.InFlight.Batches = DefaultBatchesInFlight
@@ -469,6 +485,7 @@ func (s JobSpec) Validate() error {
 	if s.InFlight.Episodes < 1 {
 		add("in_flight.episodes", "%d: want at least 1", s.InFlight.Episodes)
 	}
+	s.validateSizing(add)
 	// Input limits (limits.go, secrets.go; docs/limits.md).
 	s.checkBounds(add)
 	s.checkSecrets(add)

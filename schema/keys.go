@@ -56,6 +56,30 @@ func TurnPrefix(job string, batch, episode int) string {
 	return fmt.Sprintf("%s/_turns/b%05d/e%04d/", job, batch, episode)
 }
 
+// BatchTurnPrefix is the prefix of every turn-log key of a batch, for
+// deleting its log once the batch is committed.
+func BatchTurnPrefix(job string, batch int) string {
+	return fmt.Sprintf("%s/_turns/b%05d/", job, batch)
+}
+
+// JobTurnPrefix is the prefix of every turn-log key of a job.
+func JobTurnPrefix(job string) string { return job + "/_turns/" }
+
+// TurnKeyBatch is the batch a turn-log key (under JobTurnPrefix(job))
+// belongs to; false for any other key.
+func TurnKeyBatch(job, key string) (int, bool) {
+	rest, ok := strings.CutPrefix(key, JobTurnPrefix(job)+"b")
+	if !ok {
+		return 0, false
+	}
+	digits, _, ok := strings.Cut(rest, "/")
+	if !ok || digits == "" {
+		return 0, false
+	}
+	b, err := strconv.Atoi(digits)
+	return b, err == nil && b >= 0
+}
+
 var turnKeyRE = regexp.MustCompile(`^(.+)/_turns/b(\d+)/e(\d+)/t(\d+)-a(\d+)(\.act)?$`)
 
 // ParseTurnKey is the inverse of TurnKey and ActKey.

@@ -107,6 +107,8 @@ func (j *jobRun) progress() (Progress, error) {
 	}
 	p := j.st.Progress
 	p.Paused = j.st.Paused
+	f := j.st.InFlight // the limits now, set_in_flight included
+	p.InFlight = &f
 	p.Endpoint = j.st.Endpoint.outage()
 	if o := j.st.Online; o != nil {
 		p.Online = o.progress(j.spec, j.st.NextBatch, len(j.running))

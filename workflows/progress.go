@@ -26,8 +26,11 @@ type Progress struct {
 	StartedAt       time.Time `json:"started_at"`
 	UpdatedAt       time.Time `json:"updated_at"`
 	Paused          bool      `json:"paused"`
-	Done            bool      `json:"done"`
-	ContinuedAsNew  int       `json:"continued_as_new"`
+	// InFlight is a running job's in-flight limits (the query's answer
+	// only; a finished job's result has none).
+	InFlight       *schema.InFlight `json:"in_flight,omitempty"`
+	Done           bool             `json:"done"`
+	ContinuedAsNew int              `json:"continued_as_new"`
 	// Endpoint is set while the policy endpoint is unavailable: the job
 	// starts no new batches (nor its batches new episodes), and Waiting
 	// turns retry when it answers again.

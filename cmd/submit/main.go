@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -43,6 +44,9 @@ type globals struct {
 	sandbox  sandbox.Options // with --local: the sandbox tool calls and code grading run in
 	ui       bool
 	out, err io.Writer
+	// noWorkerGrace is how long --wait sees no worker before it warns (0:
+	// never).
+	noWorkerGrace time.Duration
 }
 
 func (g *globals) logger() *slog.Logger {
@@ -68,7 +72,7 @@ func newRoot(out, errw io.Writer) *cobra.Command {
 	root.SetErr(errw)
 	pf := root.PersistentFlags()
 	g.conn.AddFlags(pf)
-	pf.StringVar(&g.queue, "task-queue", workflows.DefaultTaskQueue, "task queue the workers poll")
+	tclient.AddTaskQueueFlag(pf, &g.queue, workflows.DefaultTaskQueue, "task queue the workers poll")
 	pf.BoolVar(&g.local, "local", false, "run an embedded Temporal server and a worker in this process")
 	pf.StringVar(&g.stateDir, "state-dir", ".quarry", "with --local: where the embedded server keeps its database")
 	pf.BoolVar(&g.ui, "ui", false, "with --local: also serve the Temporal Web UI on loopback")
@@ -76,6 +80,7 @@ func newRoot(out, errw io.Writer) *cobra.Command {
 	root.Flags().IntVar(&g.sandbox.UIDBase, "sandbox-uid-base", 0, "with --local: host uid of the first sandbox slot (default 61000)")
 	root.Flags().BoolVar(&wait, "wait", false, "watch the job until it ends (always on with --local)")
 	root.Flags().BoolVar(&dryRun, "dry-run", false, "validate the spec and the output location, then stop")
+	root.Flags().DurationVar(&g.noWorkerGrace, "worker-grace", defaultNoWorkerGrace, "with --wait: warn when no worker has polled the job's task queue for this long (0: never)")
 	root.AddCommand(statusCmd(g), signalCmd(g, "pause", workflows.SignalPause), signalCmd(g, "resume", workflows.SignalResume), setInFlightCmd(g), policyCmd(g), cancelCmd(g), listCmd(g))
 	return root
 }

@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/converter"
 
 	"github.com/quarry-rl/quarry/internal/localserver"
+	"github.com/quarry-rl/quarry/internal/tclient"
 	"github.com/quarry-rl/quarry/schema"
 	"github.com/quarry-rl/quarry/workflows"
 )
@@ -60,6 +61,9 @@ func statusCmd(g *globals) *cobra.Command {
 				}
 				fmt.Fprintln(g.out)
 			}
+			if desc.GetWorkflowExecutionInfo().GetStatus() == enums.WORKFLOW_EXECUTION_STATUS_RUNNING {
+				printRunning(cmd.Context(), g, sess.client, args[0], desc.GetExecutionConfig().GetTaskQueue().GetName(), p)
+			}
 			printFaults(g.out, p)
 			switch desc.GetWorkflowExecutionInfo().GetStatus() {
 			case enums.WORKFLOW_EXECUTION_STATUS_FAILED, enums.WORKFLOW_EXECUTION_STATUS_CANCELED,
@@ -71,6 +75,59 @@ func statusCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// printRunning writes what a running job has in flight against its cap,
+// who polls its queue, and what caps its parallelism. What cannot be read
+// (an old worker's progress without limits, a server hiccup) is left out.
+func printRunning(ctx context.Context, g *globals, c client.Client, job, queue string, p workflows.Progress) {
+	spec, err := startedSpec(ctx, c, job)
+	if err != nil {
+		return
+	}
+	limits := spec.InFlight
+	if p.InFlight != nil {
+		limits = *p.InFlight
+	}
+	if n, unit, err := episodesInFlight(ctx, c, job, spec); err == nil {
+		fmt.Fprintf(g.out, "  running  %d batches, %d %s (cap %d episodes: in_flight %d batches × %d episodes)\n",
+			p.BatchesInFlight, n, unit, spec.EpisodeCap(limits), limits.Batches, limits.Episodes)
+	}
+	workers := 0
+	if pollers, err := tclient.QueuePollers(ctx, c, queue); err == nil {
+		workers = pollers.Workers()
+		fmt.Fprintf(g.out, "  workers  %d polling %q (workflow tasks %d, activity tasks %d)\n", workers, queue, pollers.Workflow, pollers.Activity)
+		if workers == 0 {
+			fmt.Fprintf(g.out, "           no worker polls the job's queue: start one with --task-queue %s\n", queue)
+		}
+	}
+	fmt.Fprintf(g.out, "  sizing   %s\n", spec.SizingNote(limits, workers))
+}
+
+// episodesInFlight counts what the job's running batches have in flight:
+// episode workflows (openai policy), or RunEpisodes activities of up to 32
+// episodes each (local policies).
+func episodesInFlight(ctx context.Context, c client.Client, job string, spec schema.JobSpec) (int, string, error) {
+	top, err := tclient.RunningOf(ctx, c, job)
+	if err != nil {
+		return 0, "", err
+	}
+	n, unit := 0, "episodes"
+	if spec.Policy.Kind != schema.PolicyOpenAI {
+		unit = "episode chunks (up to 32 episodes each)"
+	}
+	for _, b := range top.Children {
+		r, err := tclient.RunningOf(ctx, c, b)
+		if err != nil {
+			return 0, "", err
+		}
+		if spec.Policy.Kind == schema.PolicyOpenAI {
+			n += len(r.Children)
+		} else {
+			n += r.Activities
+		}
+	}
+	return n, unit, nil
 }
 
 // progress reads a job's progress: a finished job's result, or a running

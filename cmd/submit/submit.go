@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -25,7 +26,9 @@ import (
 	"github.com/quarry-rl/quarry/internal/blob"
 	"github.com/quarry-rl/quarry/internal/inference"
 	"github.com/quarry-rl/quarry/internal/localserver"
+	"github.com/quarry-rl/quarry/internal/readhint"
 	"github.com/quarry-rl/quarry/internal/sandbox"
+	"github.com/quarry-rl/quarry/internal/tclient"
 	"github.com/quarry-rl/quarry/schema"
 	"github.com/quarry-rl/quarry/tools/toolset"
 	"github.com/quarry-rl/quarry/workflows"
@@ -155,6 +158,7 @@ func runSubmit(ctx context.Context, g *globals, path string, wait, dryRun bool) 
 	} else {
 		fmt.Fprintf(g.out, "submitted job %s\n", spec.Job)
 	}
+	fmt.Fprintf(g.out, "sizing: %s\n", spec.SizingNote(spec.InFlight, workersNow(ctx, g, sess.client)))
 	if sess.uiURL != "" {
 		fmt.Fprintf(g.out, "Temporal Web UI: %s/namespaces/default/workflows/%s\n", sess.uiURL, spec.Job)
 	}
@@ -163,6 +167,19 @@ func runSubmit(ctx context.Context, g *globals, path string, wait, dryRun bool) 
 		return nil
 	}
 	return watch(ctx, g, sess.client, spec, run)
+}
+
+// workersNow is how many workers poll the job's queue now: 1 with --local
+// (the worker in this process), 0 when unknown.
+func workersNow(ctx context.Context, g *globals, c client.Client) int {
+	if g.local {
+		return 1
+	}
+	p, err := tclient.QueuePollers(ctx, c, g.queue)
+	if err != nil {
+		return 0
+	}
+	return p.Workers()
 }
 
 // openOutput opens the job's output and checks it. A real submission runs
@@ -295,10 +312,7 @@ func dial(ctx context.Context, g *globals, withWorker bool) (*session, error) {
 	if g.local && !withWorker {
 		dir := filepath.Join(g.stateDir, "temporal")
 		if address, err := localserver.Address(dir); err == nil && localserver.InUse(dir) {
-			opts := g.conn
-			opts.Address, opts.Namespace = address, "default"
-			opts.TLS, opts.TLSCert, opts.TLSKey, opts.APIKeyEnv = false, "", "", ""
-			c, err := opts.Dial(log)
+			c, err := g.conn.Local(address, "default").Dial(log)
 			if err != nil {
 				return nil, err
 			}
@@ -316,10 +330,7 @@ func dial(ctx context.Context, g *globals, withWorker bool) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := g.conn
-	opts.Address, opts.Namespace = srv.HostPort(), srv.Namespace()
-	opts.TLS, opts.TLSCert, opts.TLSKey, opts.APIKeyEnv = false, "", "", ""
-	c, err := opts.Dial(log)
+	c, err := g.conn.Local(srv.HostPort(), srv.Namespace()).Dial(log)
 	if err != nil {
 		srv.Stop()
 		return nil, err
@@ -374,6 +385,7 @@ func watch(ctx context.Context, g *globals, c client.Client, spec schema.JobSpec
 	done := make(chan error, 1)
 	var final workflows.Progress
 	go func() { done <- run.Get(ctx, &final) }()
+	workers := newWorkerWatch(ctx, g, c, spec)
 	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -400,6 +412,7 @@ func watch(ctx context.Context, g *globals, c client.Client, spec schema.JobSpec
 		case <-ctx.Done():
 			return detached(g, spec)
 		case <-tick.C:
+			workers.check(ctx)
 			qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 			v, err := c.QueryWorkflow(qctx, spec.Job, "", workflows.QueryProgress)
 			cancel()
@@ -456,11 +469,19 @@ func detached(g *globals, spec schema.JobSpec) error {
 }
 
 func printHowToRead(g *globals, spec schema.JobSpec) {
-	root := strings.TrimPrefix(spec.Output, "file://") + "/" + spec.Job
-	fmt.Fprintf(g.out, "output: %s\n", root)
-	fmt.Fprintf(g.out, "  committed shards are listed in %s/_manifest/; data in %s/shards/*.parquet\n", root, root)
-	fmt.Fprintf(g.out, "  DuckDB:  SELECT * FROM '%s/shards/*.turns.parquet'\n", root)
-	fmt.Fprintf(g.out, "  pandas:  pd.concat(pd.read_parquet(f) for f in sorted(glob.glob(%q)))\n", root+"/shards/*.turns.parquet")
+	for _, l := range readhint.Lines(spec.Output, spec.Job, s3Reader()) {
+		fmt.Fprintln(g.out, l)
+	}
+}
+
+// s3Reader is how a reader on this machine reaches an S3 output: the
+// endpoint and region of the standard AWS environment, which the output was
+// opened with too.
+func s3Reader() readhint.S3 {
+	return readhint.S3{
+		Endpoint: cmp.Or(os.Getenv("AWS_ENDPOINT_URL_S3"), os.Getenv("AWS_ENDPOINT_URL")),
+		Region:   cmp.Or(os.Getenv("AWS_REGION"), os.Getenv("AWS_DEFAULT_REGION")),
+	}
 }
 
 // preflightEndpoints asks every endpoint of an openai policy for its models

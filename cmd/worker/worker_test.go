@@ -23,6 +23,7 @@ import (
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 
+	"github.com/quarry-rl/quarry/activities"
 	"github.com/quarry-rl/quarry/internal/blob"
 	"github.com/quarry-rl/quarry/internal/localserver"
 	"github.com/quarry-rl/quarry/internal/openaitest"
@@ -325,6 +326,20 @@ func waitJob(t *testing.T, run client.WorkflowRun, d time.Duration) workflows.Pr
 	return p
 }
 
+// turnLogObjects lists the objects left in a job's turn log.
+func turnLogObjects(t *testing.T, spec schema.JobSpec) []blob.Info {
+	t.Helper()
+	store, err := blob.Open(context.Background(), spec.Output, blob.WithoutAutoCleanup())
+	if err != nil {
+		t.Fatal(err)
+	}
+	infos, err := store.List(context.Background(), schema.JobTurnPrefix(spec.Job))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return infos
+}
+
 func jobDir(spec schema.JobSpec) string {
 	return filepath.Join(strings.TrimPrefix(spec.Output, "file://"), spec.Job)
 }
@@ -566,6 +581,7 @@ func TestCrashPoints(t *testing.T) {
 		{point: "runepisodes:after-bundle", at: 3},
 		{point: "shard:after-turns", at: 1},
 		{point: "shard:before-manifest", at: 1},
+		{point: activities.CrashBeforeTurnLogDelete, at: 1},
 		{point: "tool:after-call", at: 3},
 		{point: "tool:after-record", at: 3},
 	}
@@ -616,6 +632,14 @@ func TestCrashPoints(t *testing.T) {
 			}
 			waitJob(t, r.run, 3*time.Minute)
 			turns, _ := checkExactlyOnce(t, r.spec, r.srv)
+			// Every batch committed, so its turn log is gone, even where
+			// the worker died between the commit and the deletion: the
+			// retried commit deletes it. (A write the crash cut short may
+			// leave a temporary file: store debris, not an object, which
+			// the store's own cleanup removes.)
+			if logs := turnLogObjects(t, r.spec); len(logs) != 0 {
+				t.Errorf("%d turn-log objects left, e.g. %s", len(logs), logs[0].Key)
+			}
 			if r.sandboxDir != "" {
 				// The dead worker's sandboxes died with it; the fresh one
 				// swept its work dir and closed its own sessions.
