@@ -22,6 +22,8 @@ import (
 
 	"github.com/quarry-rl/quarry/activities"
 	"github.com/quarry-rl/quarry/envs/catalog"
+	"github.com/quarry-rl/quarry/internal/logs"
+	"github.com/quarry-rl/quarry/internal/metrics"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 	"github.com/quarry-rl/quarry/internal/tclient"
 	"github.com/quarry-rl/quarry/tools/toolset"
@@ -43,6 +45,7 @@ func newRoot() *cobra.Command {
 		maxWorkflows  int
 		shutdownWait  time.Duration
 		verbose       bool
+		metricsAddr   string
 		roles         = workflows.AllRoles
 		sb            sandbox.Options
 	)
@@ -66,7 +69,7 @@ Environment (a testing aid, never set in production):
 			if verbose {
 				level = slog.LevelDebug
 			}
-			log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+			log := slog.New(logs.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
 			var crash func(string)
 			if v := os.Getenv(crashEnv); v != "" {
 				var err error
@@ -74,6 +77,17 @@ Environment (a testing aid, never set in production):
 					return err
 				}
 			}
+			// Served first: /healthz answers while the worker connects, /readyz once it polls.
+			mx, err := metrics.Start(metricsAddr, log)
+			if err != nil {
+				return err
+			}
+			defer func() {
+				if err := mx.Close(); err != nil {
+					log.Warn("metrics: close", "err", err)
+				}
+			}()
+			conn.MetricsHandler = mx.Handler()
 			c, err := conn.Dial(log)
 			if err != nil {
 				return err
@@ -94,6 +108,9 @@ Environment (a testing aid, never set in production):
 			}
 			a := &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log, Crash: crash,
 				Tools: &toolset.Host{Provider: provider, Log: log}}
+			if mx != nil {
+				a.Metrics = mx
+			}
 			w := workflows.NewWorkers(c, queue, a, worker.Options{
 				MaxConcurrentActivityExecutionSize:     maxActivities,
 				MaxConcurrentWorkflowTaskExecutionSize: maxWorkflows,
@@ -107,6 +124,7 @@ Environment (a testing aid, never set in production):
 			if err := w.Start(); err != nil {
 				return err
 			}
+			mx.Ready(c)
 			log.Info("worker started", "address", conn.Address, "namespace", conn.Namespace, "task_queue", queue, "host_queue", w.HostQueue)
 			<-ctx.Done()
 			log.Info("stopping: waiting for running activities", "timeout", shutdownWait)
@@ -120,6 +138,7 @@ Environment (a testing aid, never set in production):
 	cmd.Flags().IntVar(&maxWorkflows, "max-workflow-tasks", 0, "concurrent workflow tasks (0: the SDK default)")
 	cmd.Flags().DurationVar(&shutdownWait, "shutdown-timeout", 30*time.Second, "how long a graceful stop waits for running activities")
 	cmd.Flags().BoolVar(&verbose, "verbose", false, "debug logging")
+	cmd.Flags().StringVar(&metricsAddr, "metrics-address", "", "serve Prometheus metrics, /healthz and /readyz at host:port, e.g. 127.0.0.1:9464 (off when empty)")
 	cmd.Flags().BoolVar(&roles.Main, "workflows", true, "serve the shared queue: workflows, inference, env steps, shards")
 	cmd.Flags().BoolVar(&roles.Tools, "tools", true, "serve the tool queue (<task-queue>-tools): sandboxed python, search, MCP calls")
 	cmd.Flags().StringVar(&sb.BaseDir, "sandbox-dir", "", "work dirs of sandboxed tool sessions (default $TMPDIR/quarry-sandbox)")

@@ -25,6 +25,8 @@ type Options struct {
 	TLSCA     string // CA bundle for the server, when not a public CA
 	TLS       bool   // TLS without a client certificate (API-key auth)
 	APIKeyEnv string // environment variable holding a Temporal Cloud API key
+	// MetricsHandler receives the SDK's metrics (internal/metrics); not a flag.
+	MetricsHandler client.MetricsHandler
 }
 
 // AddFlags registers the connection flags on fs.
@@ -47,7 +49,7 @@ func envOr(name, def string) string {
 
 // Dial connects to the cluster.
 func (o Options) Dial(log *slog.Logger) (client.Client, error) {
-	co := client.Options{HostPort: o.Address, Namespace: o.Namespace, Logger: sdklog.NewStructuredLogger(log)}
+	co := client.Options{HostPort: o.Address, Namespace: o.Namespace, Logger: sdklog.NewStructuredLogger(log), MetricsHandler: o.MetricsHandler}
 	useTLS := o.TLS || o.TLSCert != "" || o.APIKeyEnv != ""
 	if useTLS {
 		cfg := &tls.Config{MinVersion: tls.VersionTLS12}
