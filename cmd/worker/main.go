@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/quarry-rl/quarry/activities"
@@ -77,22 +78,11 @@ Environment (a testing aid, never set in production):
 					return err
 				}
 			}
-			// Served first: /healthz answers while the worker connects, /readyz once it polls.
-			mx, err := metrics.Start(metricsAddr, log)
+			c, mx, disconnect, err := connect(conn, metricsAddr, log)
 			if err != nil {
 				return err
 			}
-			defer func() {
-				if err := mx.Close(); err != nil {
-					log.Warn("metrics: close", "err", err)
-				}
-			}()
-			conn.MetricsHandler = mx.Handler()
-			c, err := conn.Dial(log)
-			if err != nil {
-				return err
-			}
-			defer c.Close()
+			defer disconnect()
 			// One sandbox for the process: python tool calls and code grading.
 			sb.Logger = log
 			provider := sandbox.Lazy(sb)
@@ -145,6 +135,28 @@ Environment (a testing aid, never set in production):
 	cmd.Flags().IntVar(&sb.Slots, "sandbox-slots", 0, "concurrent sandboxed runs, each as its own host uid (default: the CPU count)")
 	cmd.Flags().IntVar(&sb.UIDBase, "sandbox-uid-base", 0, "host uid of the first sandbox slot (default 61000); give each worker on one host its own range")
 	return cmd
+}
+
+// connect serves the metrics (when asked) before it dials Temporal, so
+// /healthz answers while the worker connects and /readyz says it is not
+// ready yet; disconnect closes both.
+func connect(conn tclient.Options, metricsAddr string, log *slog.Logger) (_ client.Client, _ *metrics.Process, disconnect func(), _ error) {
+	mx, err := metrics.Start(metricsAddr, log)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	closeMetrics := func() {
+		if err := mx.Close(); err != nil {
+			log.Warn("metrics: close", "err", err)
+		}
+	}
+	conn.MetricsHandler = mx.Handler()
+	c, err := conn.Dial(log)
+	if err != nil {
+		closeMetrics()
+		return nil, nil, nil, err
+	}
+	return c, mx, func() { c.Close(); closeMetrics() }, nil
 }
 
 // reclaimSandbox makes a tool worker's sandbox at start-up, which kills what
