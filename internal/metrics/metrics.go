@@ -111,7 +111,7 @@ func New(opts ...Option) (*Metrics, error) {
 	m.episodes = prometheus.NewCounterVec(prometheus.CounterOpts{Name: EpisodesTotal,
 		Help: "Episode outcomes, counted once when their shard commits: solved, unsolved (committed) or failed."}, append(jl, LabelStatus))
 	m.tokens = prometheus.NewCounterVec(prometheus.CounterOpts{Name: TokensTotal,
-		Help: "Tokens the endpoint reported for answers Generate recorded, by kind (prompt, completion)."}, append(jl, LabelKind))
+		Help: "Tokens the endpoint reported in its answers to Generate, by kind (prompt, completion)."}, append(jl, LabelKind))
 	m.faults = prometheus.NewCounterVec(prometheus.CounterOpts{Name: FaultsTotal,
 		Help: "Faults seen by activities: failed inference requests by fault class, failed activity attempts by error type."}, append(jl, LabelClass))
 	m.generation = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: GenerationSeconds,
