@@ -7,7 +7,7 @@ GOBIN_DIR := $(shell $(GO) env GOPATH)/bin
 # Packages with concurrency of their own run under the race detector (16 s
 # with a warm build cache, about 1.5 CPU-minutes more for a cold race build on
 # 2 cores; see docs/operations.md); every other package runs once without it.
-RACE_PKGS := ./workflows/... ./activities/... ./internal/inference/... ./tools/toolset/... ./internal/sandbox/... ./internal/online/... ./internal/turnlog/...
+RACE_PKGS := ./workflows/... ./activities/... ./internal/inference/... ./tools/toolset/... ./internal/sandbox/... ./internal/online/... ./internal/turnlog/... ./internal/metrics/...
 
 .PHONY: test vet workflowcheck race test-rest test-python deps bench fuzz
 

@@ -55,6 +55,9 @@ type Activities struct {
 	// Tools runs tool calls (sandbox settings, sessions); nil: a default
 	// host, whose python sandbox is made on first use.
 	Tools *toolset.Host
+	// Metrics receives turns, latencies, tokens, faults and episode
+	// outcomes (internal/metrics); nil: nothing is recorded.
+	Metrics Recorder
 
 	turnsOnce sync.Once
 	turnState *turnState

@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
@@ -67,7 +68,8 @@ const (
 // retried attempt resumes after the last heartbeated episode; an episode
 // half-played by a killed attempt is played again under the new attempt's
 // number, and only the outcome's ref is ever read.
-func (a *Activities) RunEpisodes(ctx context.Context, in RunEpisodesInput) (RunEpisodesResult, error) {
+func (a *Activities) RunEpisodes(ctx context.Context, in RunEpisodesInput) (_ RunEpisodesResult, err error) {
+	defer func() { a.activityFault(ctx, in.Job, "", err) }()
 	info := activity.GetInfo(ctx)
 	var done []EpisodeOutcome
 	if activity.HasHeartbeatDetails(ctx) {
@@ -108,6 +110,7 @@ func (a *Activities) RunEpisodes(ctx context.Context, in RunEpisodesInput) (RunE
 			// A Go error from an env is deterministic for a local policy:
 			// replaying would fail the same way, so the episode fails.
 			out.Failure = &EpisodeFailure{ErrorClass: FailEnv, Message: err.Error(), Attempts: 1}
+			a.metrics().Fault(in.Job, plan.ID, FailEnv)
 		default:
 			ref, err := turnlog.PutBundle(ctx, st, &schema.Bundle{
 				Job: in.Job, Batch: slot.Batch, Episode: slot.Episode, Attempt: int(info.Attempt), Records: ep.Records,
@@ -115,6 +118,7 @@ func (a *Activities) RunEpisodes(ctx context.Context, in RunEpisodesInput) (RunE
 			if err != nil {
 				return RunEpisodesResult{}, fmt.Errorf("episode %d: %w", slot.Episode, err)
 			}
+			a.recordPlayed(in.Job, plan.ID, ep.Records)
 			a.crash("runepisodes:after-bundle")
 			out.Source, out.Bundle = ref, true
 			out.Turns, out.TotalReward, out.Success, out.StopReason = ep.Turns, ep.TotalReward, ep.Success, ep.StopReason
@@ -123,6 +127,19 @@ func (a *Activities) RunEpisodes(ctx context.Context, in RunEpisodesInput) (RunE
 		activity.RecordHeartbeat(ctx, done)
 	}
 	return RunEpisodesResult{Episodes: done}, nil
+}
+
+// recordPlayed counts a locally played episode's turns and env steps (the
+// latency its act records carry).
+func (a *Activities) recordPlayed(job, env string, recs []schema.TurnRecord) {
+	n := 0
+	for _, r := range recs {
+		if r.Phase == schema.PhaseAct {
+			n++
+			a.metrics().Stepped(job, env, time.Duration(r.EnvMs*float64(time.Millisecond)))
+		}
+	}
+	a.metrics().Turns(job, env, n)
 }
 
 // makeEnv builds an env and refuses to play it under another version than

@@ -45,7 +45,8 @@ func TaskID(envID string, taskSeed uint64) string { return fmt.Sprintf("%s@%016x
 
 // WriteShard commits a batch as one shard (internal/shard: data files, then
 // the manifest). A batch already committed is not rewritten.
-func (a *Activities) WriteShard(ctx context.Context, in WriteShardInput) (ShardSummary, error) {
+func (a *Activities) WriteShard(ctx context.Context, in WriteShardInput) (_ ShardSummary, err error) {
+	defer func() { a.activityFault(ctx, in.Spec.Job, "", err) }()
 	st, err := a.Stores.Open(ctx, in.Spec.Output)
 	if err != nil {
 		return ShardSummary{}, err
@@ -67,8 +68,10 @@ func (a *Activities) WriteShard(ctx context.Context, in WriteShardInput) (ShardS
 	}
 	stop := heartbeatEvery(ctx, 10*time.Second)
 	defer stop()
+	fresh := false // this call writes the commit (not a retry finding it made)
 	m, err := shard.Write(ctx, st, sin, shard.WithStepHook(func(s shard.Step) error {
 		a.crash("shard:" + string(s))
+		fresh = fresh || s == shard.BeforeManifest
 		return nil
 	}))
 	if err != nil {
@@ -77,10 +80,10 @@ func (a *Activities) WriteShard(ctx context.Context, in WriteShardInput) (ShardS
 		}
 		return ShardSummary{}, fmt.Errorf("write shard %d: %w", in.Batch, err)
 	}
-	failed := map[int]bool{}
+	failed := map[int]EpisodeFailure{}
 	for _, o := range in.Episodes {
 		if o.Failure != nil {
-			failed[o.Slot.Episode] = true
+			failed[o.Slot.Episode] = *o.Failure
 		}
 	}
 	if int(m.FailedEpisodes) != len(failed) {
@@ -90,8 +93,11 @@ func (a *Activities) WriteShard(ctx context.Context, in WriteShardInput) (ShardS
 			return ShardSummary{}, fmt.Errorf("write shard %d: read its failures: %w", in.Batch, err)
 		}
 		for _, f := range fs {
-			failed[f.Episode] = true
+			failed[f.Episode] = EpisodeFailure{ErrorClass: f.ErrorClass, Message: f.Message, Attempts: f.Attempts}
 		}
+	}
+	if fresh {
+		a.committed(in, failed)
 	}
 	sum := summarize(in, failed)
 	sum.TurnRows = m.TurnRows
@@ -116,11 +122,36 @@ func (a *Activities) deleteTurnLog(ctx context.Context, st blob.Store, job strin
 	a.logger().Debug("turn log deleted", "job", job, "batch", batch, "objects", n)
 }
 
+// committed counts a freshly committed batch's episode outcomes and logs
+// each failed episode once, at ERROR: the failure is final here (its
+// attempts were retried and logged by Temporal before).
+func (a *Activities) committed(in WriteShardInput, failed map[int]EpisodeFailure) {
+	type key struct{ env, status string }
+	n := map[key]int{}
+	for _, o := range in.Episodes {
+		env := in.Envs[o.Slot.Env].ID
+		f, isFailed := failed[o.Slot.Episode]
+		switch {
+		case isFailed:
+			n[key{env, EpisodeFailed}]++
+			a.logger().Error("episode failed", "job", in.Spec.Job, "episode", schema.EpisodeID(in.Spec.Job, in.Batch, o.Slot.Episode),
+				"env", env, "class", f.ErrorClass, "attempts", f.Attempts, "err", f.Message)
+		case o.Success:
+			n[key{env, EpisodeSolved}]++
+		default:
+			n[key{env, EpisodeUnsolved}]++
+		}
+	}
+	for k, c := range n {
+		a.metrics().Episodes(in.Spec.Job, k.env, k.status, c)
+	}
+}
+
 // summarize is the batch's summary, the episodes in failed counted as failed.
-func summarize(in WriteShardInput, failed map[int]bool) ShardSummary {
+func summarize(in WriteShardInput, failed map[int]EpisodeFailure) ShardSummary {
 	sum := ShardSummary{Batch: in.Batch, Episodes: len(in.Episodes)}
 	for _, o := range in.Episodes {
-		if failed[o.Slot.Episode] {
+		if _, ok := failed[o.Slot.Episode]; ok {
 			sum.Failed++
 			continue
 		}

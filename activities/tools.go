@@ -58,8 +58,10 @@ type ToolCallInput struct {
 // worker (opened on first use) and writes the turn's act record: the tool's
 // output as the observation, GEM's tool rewards. It returns this worker's
 // host queue, where the episode's next call should come to find its session.
-func (a *Activities) ToolCall(ctx context.Context, in ToolCallInput) (ActResult, error) {
+func (a *Activities) ToolCall(ctx context.Context, in ToolCallInput) (_ ActResult, err error) {
 	spec := in.Episode.Spec
+	job, env := spec.Job, in.Episode.Env.ID
+	defer func() { a.activityFault(ctx, job, env, err) }()
 	if spec.Tools == nil {
 		return ActResult{}, temporal.NewNonRetryableApplicationError("the job has no tools", ErrTypeInvalidSpec, nil)
 	}
@@ -97,6 +99,7 @@ func (a *Activities) ToolCall(ctx context.Context, in ToolCallInput) (ActResult,
 	if err != nil {
 		return ActResult{}, fmt.Errorf("%s turn %d: %s: %w", in.Episode.ID(), in.Turn, call.Tool, err)
 	}
+	a.metrics().ToolCalled(job, env, call.Tool, time.Since(start))
 	act, stopReason := rollout.ToolActRecord(gen, in.Episode.Env.Version, set.Config, in.Uses, in.Successes, call, res,
 		spec.MaxTurns, float64(time.Since(start).Microseconds())/1000)
 	a.crash("tool:after-call")
@@ -108,6 +111,7 @@ func (a *Activities) ToolCall(ctx context.Context, in ToolCallInput) (ActResult,
 	if err != nil {
 		return ActResult{}, err
 	}
+	a.metrics().Turns(job, env, 1)
 	a.crash("tool:after-record")
 	return ActResult{Ref: ref, Reward: act.Reward, Done: stopReason != "", StopReason: stopReason, HostQueue: a.HostQueue}, nil
 }

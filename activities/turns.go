@@ -363,8 +363,10 @@ func tag(ctx context.Context) (string, int) {
 
 // Generate asks the policy endpoint for turn's action and writes the
 // generate record before returning its ref.
-func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateResult, error) {
+func (a *Activities) Generate(ctx context.Context, in GenerateInput) (_ GenerateResult, err error) {
 	spec := in.Episode.Spec
+	job, env := spec.Job, in.Episode.Env.ID
+	defer func() { a.activityFault(ctx, job, env, err) }()
 	fs := priorFaults(ctx, in)
 	if activity.IsActivity(ctx) {
 		activity.RecordHeartbeat(ctx, fs.progress(0, nil))
@@ -393,6 +395,7 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateRe
 			return GenerateResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInference, err)
 		}
 		if err != nil {
+			a.requestFaults(job, env, runFaults(err))
 			return generateError(err, fs)
 		}
 		req.Messages, req.Prompt, req.PromptIDs = nil, "", ids
@@ -404,8 +407,11 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateRe
 	req.Heartbeat = func(p inference.Progress) { activity.RecordHeartbeat(ctx, fs.progress(p.Attempt, p.Faults)) }
 	res, err := pool.Generate(ctx, req)
 	if err != nil {
+		a.requestFaults(job, env, runFaults(err))
 		return generateError(err, fs)
 	}
+	a.requestFaults(job, env, res.Faults)
+	a.metrics().Generated(job, env, res.Latency, res.PromptTokens, res.CompletionTokens)
 	if len(res.ToolCalls) > 0 {
 		// The first call is the turn's (one tool per turn, as GEM), recorded
 		// in the action as the model wrote it; the parser finds it there.
@@ -491,10 +497,7 @@ func (a *Activities) request(ctx context.Context, in GenerateInput, s *rollout.S
 
 // generateError classifies a failed generation at the activity boundary.
 func generateError(err error, fs faults) (GenerateResult, error) {
-	var run []string // this run's request faults
-	if e, ok := errors.AsType[*inference.Error](err); ok {
-		run = e.Faults
-	}
+	run := runFaults(err)
 	switch {
 	case errors.Is(err, inference.ErrContextLength):
 		return GenerateResult{ContextExceeded: true}, nil
@@ -508,6 +511,14 @@ func generateError(err error, fs faults) (GenerateResult, error) {
 	return GenerateResult{}, err
 }
 
+// runFaults is the request faults of a failed inference run.
+func runFaults(err error) []string {
+	if e, ok := errors.AsType[*inference.Error](err); ok {
+		return e.Faults
+	}
+	return nil
+}
+
 // generateFailure is the non-retryable error of a turn that gave up, with
 // the turn's fault count as its detail (GenerateFailure).
 func generateFailure(err error, typ string, fs faults, run []string) error {
@@ -517,8 +528,10 @@ func generateFailure(err error, typ string, fs faults, run []string) error {
 
 // Act steps the env with the accepted generation and writes the act record,
 // linked to it and to the previous turn, before returning its ref.
-func (a *Activities) Act(ctx context.Context, in ActInput) (ActResult, error) {
+func (a *Activities) Act(ctx context.Context, in ActInput) (_ ActResult, err error) {
 	spec := in.Episode.Spec
+	job, env := spec.Job, in.Episode.Env.ID
+	defer func() { a.activityFault(ctx, job, env, err) }()
 	s, err := a.session(ctx, in.Episode, in.Head, in.Turn)
 	if err != nil {
 		return ActResult{}, err
@@ -536,6 +549,9 @@ func (a *Activities) Act(ctx context.Context, in ActInput) (ActResult, error) {
 	}
 	start := time.Now()
 	act, stop, err := s.Step(gen, spec.MaxTurns, func() float64 { return float64(time.Since(start).Microseconds()) / 1000 })
+	if err == nil {
+		a.metrics().Stepped(job, env, time.Since(start))
+	}
 	// The session moved on (or broke): whatever happens next, a retry must
 	// rebuild it from the turn log rather than step it twice.
 	a.turns().sessions.Remove(in.Episode.ID())
@@ -554,6 +570,7 @@ func (a *Activities) Act(ctx context.Context, in ActInput) (ActResult, error) {
 	if err != nil {
 		return ActResult{}, err
 	}
+	a.metrics().Turns(job, env, 1)
 	a.crash("act:after-record")
 	s.Head = &ref
 	a.turns().sessions.Add(in.Episode.ID(), s)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/quarry-rl/quarry/internal/logs"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 	"github.com/quarry-rl/quarry/internal/tclient"
 	"github.com/quarry-rl/quarry/workflows"
@@ -43,14 +44,17 @@ type globals struct {
 	stateDir string
 	sandbox  sandbox.Options // with --local: the sandbox tool calls and code grading run in
 	ui       bool
-	out, err io.Writer
 	// noWorkerGrace is how long --wait sees no worker before it warns (0:
 	// never).
 	noWorkerGrace time.Duration
+	// metricsAddr, with --local: where the in-process worker serves its
+	// metrics, /healthz and /readyz (off when empty).
+	metricsAddr string
+	out, err    io.Writer
 }
 
 func (g *globals) logger() *slog.Logger {
-	return slog.New(slog.NewTextHandler(g.err, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	return slog.New(logs.Handler(slog.NewTextHandler(g.err, &slog.HandlerOptions{Level: slog.LevelWarn})))
 }
 
 func newRoot(out, errw io.Writer) *cobra.Command {
@@ -78,6 +82,7 @@ func newRoot(out, errw io.Writer) *cobra.Command {
 	pf.BoolVar(&g.ui, "ui", false, "with --local: also serve the Temporal Web UI on loopback")
 	root.Flags().StringVar(&g.sandbox.BaseDir, "sandbox-dir", "", "with --local: work dirs of sandboxed runs (default $TMPDIR/quarry-sandbox)")
 	root.Flags().IntVar(&g.sandbox.UIDBase, "sandbox-uid-base", 0, "with --local: host uid of the first sandbox slot (default 61000)")
+	root.Flags().StringVar(&g.metricsAddr, "metrics-address", "", "with --local: serve Prometheus metrics, /healthz and /readyz at host:port, e.g. 127.0.0.1:9464 (off when empty)")
 	root.Flags().BoolVar(&wait, "wait", false, "watch the job until it ends (always on with --local)")
 	root.Flags().BoolVar(&dryRun, "dry-run", false, "validate the spec and the output location, then stop")
 	root.Flags().DurationVar(&g.noWorkerGrace, "worker-grace", defaultNoWorkerGrace, "with --wait: warn when no worker has polled the job's task queue for this long (0: never)")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,6 +27,7 @@ import (
 	"github.com/quarry-rl/quarry/internal/blob"
 	"github.com/quarry-rl/quarry/internal/inference"
 	"github.com/quarry-rl/quarry/internal/localserver"
+	"github.com/quarry-rl/quarry/internal/metrics"
 	"github.com/quarry-rl/quarry/internal/readhint"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 	"github.com/quarry-rl/quarry/internal/tclient"
@@ -119,6 +121,9 @@ func readSpecFile(path string) ([]byte, error) {
 }
 
 func runSubmit(ctx context.Context, g *globals, path string, wait, dryRun bool) error {
+	if g.metricsAddr != "" && !g.local {
+		return errors.New("--metrics-address serves the metrics of --local's in-process worker; without --local, run each worker with its own --metrics-address")
+	}
 	spec, err := loadSpec(path)
 	if err != nil {
 		return err
@@ -297,7 +302,9 @@ func memoHash(p *commonpb.Payload) string {
 type session struct {
 	client client.Client
 	uiURL  string
-	close  func()
+	// metricsAddr is where --local's worker serves metrics ("" when off).
+	metricsAddr string
+	close       func()
 }
 
 func connect(ctx context.Context, g *globals) (*session, error) { return dial(ctx, g, true) }
@@ -330,10 +337,19 @@ func dial(ctx context.Context, g *globals, withWorker bool) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := g.conn.Local(srv.HostPort(), srv.Namespace()).Dial(log)
+	var mx *metrics.Process // the worker's metrics, when asked for
+	if withWorker {
+		if mx, err = metrics.Start(g.metricsAddr, log); err != nil {
+			srv.Stop()
+			return nil, err
+		}
+	}
+	opts := g.conn.Local(srv.HostPort(), srv.Namespace())
+	opts.MetricsHandler = mx.Handler()
+	c, err := opts.Dial(log)
 	if err != nil {
 		srv.Stop()
-		return nil, err
+		return nil, errors.Join(err, mx.Close())
 	}
 	if !withWorker {
 		return &session{client: c, uiURL: srv.UIURL(), close: func() {
@@ -341,25 +357,41 @@ func dial(ctx context.Context, g *globals, withWorker bool) (*session, error) {
 			srv.Stop()
 		}}, nil
 	}
+	return startLocalWorker(g, c, srv, mx, log)
+}
+
+// startLocalWorker runs --local's in-process worker on c, recording into mx.
+func startLocalWorker(g *globals, c client.Client, srv *localserver.Server, mx *metrics.Process, log *slog.Logger) (*session, error) {
+	stop := func() {
+		c.Close()
+		srv.Stop()
+		if err := mx.Close(); err != nil {
+			log.Warn("metrics: close", "err", err)
+		}
+	}
 	// One sandbox for the process: python tool calls and code grading.
 	sb := sandbox.Lazy(g.sandbox)
 	reg, err := catalog.New(catalog.WithSandbox(sb))
 	if err != nil {
-		c.Close()
-		srv.Stop()
+		stop()
 		return nil, err
 	}
 	a := &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log, Tools: &toolset.Host{Provider: sb, Log: log}}
+	if mx != nil {
+		a.Metrics = mx
+	}
 	w := workflows.NewWorkers(c, g.queue, a, worker.Options{WorkerStopTimeout: 5 * time.Second}, workflows.AllRoles)
 	if err := w.Start(); err != nil {
-		c.Close()
-		srv.Stop()
+		stop()
 		return nil, fmt.Errorf("local worker: %w", err)
 	}
-	return &session{client: c, uiURL: srv.UIURL(), close: func() {
+	mx.Ready(c)
+	if mx != nil {
+		fmt.Fprintf(g.err, "metrics: http://%s%s\n", mx.Addr(), metrics.PathMetrics)
+	}
+	return &session{client: c, uiURL: srv.UIURL(), metricsAddr: mx.Addr(), close: func() {
 		w.Stop()
-		c.Close()
-		srv.Stop()
+		stop()
 	}}, nil
 }
 

@@ -18,10 +18,13 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/quarry-rl/quarry/activities"
 	"github.com/quarry-rl/quarry/envs/catalog"
+	"github.com/quarry-rl/quarry/internal/logs"
+	"github.com/quarry-rl/quarry/internal/metrics"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 	"github.com/quarry-rl/quarry/internal/tclient"
 	"github.com/quarry-rl/quarry/tools/toolset"
@@ -43,6 +46,7 @@ func newRoot() *cobra.Command {
 		maxWorkflows  int
 		shutdownWait  time.Duration
 		verbose       bool
+		metricsAddr   string
 		roles         = workflows.AllRoles
 		sb            sandbox.Options
 	)
@@ -66,7 +70,7 @@ Environment (a testing aid, never set in production):
 			if verbose {
 				level = slog.LevelDebug
 			}
-			log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+			log := slog.New(logs.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
 			var crash func(string)
 			if v := os.Getenv(crashEnv); v != "" {
 				var err error
@@ -74,11 +78,11 @@ Environment (a testing aid, never set in production):
 					return err
 				}
 			}
-			c, err := conn.Dial(log)
+			c, mx, disconnect, err := connect(conn, metricsAddr, log)
 			if err != nil {
 				return err
 			}
-			defer c.Close()
+			defer disconnect()
 			// One sandbox for the process: python tool calls and code grading.
 			sb.Logger = log
 			provider := sandbox.Lazy(sb)
@@ -94,6 +98,9 @@ Environment (a testing aid, never set in production):
 			}
 			a := &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log, Crash: crash,
 				Tools: &toolset.Host{Provider: provider, Log: log}}
+			if mx != nil {
+				a.Metrics = mx
+			}
 			w := workflows.NewWorkers(c, queue, a, worker.Options{
 				MaxConcurrentActivityExecutionSize:     maxActivities,
 				MaxConcurrentWorkflowTaskExecutionSize: maxWorkflows,
@@ -107,6 +114,7 @@ Environment (a testing aid, never set in production):
 			if err := w.Start(); err != nil {
 				return err
 			}
+			mx.Ready(c)
 			log.Info("worker started", "address", conn.Address, "namespace", conn.Namespace, "task_queue", queue, "host_queue", w.HostQueue)
 			<-ctx.Done()
 			log.Info("stopping: waiting for running activities", "timeout", shutdownWait)
@@ -120,12 +128,35 @@ Environment (a testing aid, never set in production):
 	cmd.Flags().IntVar(&maxWorkflows, "max-workflow-tasks", 0, "concurrent workflow tasks (0: the SDK default)")
 	cmd.Flags().DurationVar(&shutdownWait, "shutdown-timeout", 30*time.Second, "how long a graceful stop waits for running activities")
 	cmd.Flags().BoolVar(&verbose, "verbose", false, "debug logging")
+	cmd.Flags().StringVar(&metricsAddr, "metrics-address", "", "serve Prometheus metrics, /healthz and /readyz at host:port, e.g. 127.0.0.1:9464 (off when empty)")
 	cmd.Flags().BoolVar(&roles.Main, "workflows", true, "serve the shared queue: workflows, inference, env steps, shards")
 	cmd.Flags().BoolVar(&roles.Tools, "tools", true, "serve the tool queue (<task-queue>-tools): sandboxed python, search, MCP calls")
 	cmd.Flags().StringVar(&sb.BaseDir, "sandbox-dir", "", "work dirs of sandboxed tool sessions (default $TMPDIR/quarry-sandbox)")
 	cmd.Flags().IntVar(&sb.Slots, "sandbox-slots", 0, "concurrent sandboxed runs, each as its own host uid (default: the CPU count)")
 	cmd.Flags().IntVar(&sb.UIDBase, "sandbox-uid-base", 0, "host uid of the first sandbox slot (default 61000); give each worker on one host its own range")
 	return cmd
+}
+
+// connect serves the metrics (when asked) before it dials Temporal, so
+// /healthz answers while the worker connects and /readyz says it is not
+// ready yet; disconnect closes both.
+func connect(conn tclient.Options, metricsAddr string, log *slog.Logger) (_ client.Client, _ *metrics.Process, disconnect func(), _ error) {
+	mx, err := metrics.Start(metricsAddr, log)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	closeMetrics := func() {
+		if err := mx.Close(); err != nil {
+			log.Warn("metrics: close", "err", err)
+		}
+	}
+	conn.MetricsHandler = mx.Handler()
+	c, err := conn.Dial(log)
+	if err != nil {
+		closeMetrics()
+		return nil, nil, nil, err
+	}
+	return c, mx, func() { c.Close(); closeMetrics() }, nil
 }
 
 // reclaimSandbox makes a tool worker's sandbox at start-up, which kills what

@@ -67,10 +67,6 @@ func readFacts() (Repo, error) {
 		return r, fmt.Errorf("read the Temporal server's config template: %w", err)
 	}
 	r.TemporalEnv = TemplateEnv(string(tmpl))
-	r.Pending = map[string]string{
-		// cmd/worker's metrics server (issue 14, "Observability").
-		"worker --metrics-address": "issue 14",
-	}
 	return r, nil
 }
 
@@ -119,19 +115,6 @@ func TestTheFactsAreRead(t *testing.T) {
 func TestDeployRecipesAreValid(t *testing.T) {
 	if err := checkAll(t, filepath.Join(repoRoot, "deploy")); err != nil {
 		t.Fatalf("deploy/ has problems:\n%v", err)
-	}
-}
-
-// A flag another part of the work adds is accepted while the binary lacks
-// it, checked like any other once the binary has it, and never covers a
-// misspelling.
-func TestPendingFlags(t *testing.T) {
-	r := Repo{Binaries: map[string]Binary{"worker": {Flags: map[string]bool{}}}, Pending: map[string]string{"worker --metrics-address": "x"}}
-	if errs := r.checkInvocation("w", "worker", []string{"--metrics-address", ":9090"}, nil); len(errs) != 0 {
-		t.Errorf("a pending flag was refused: %v", errs)
-	}
-	if errs := r.checkInvocation("w", "worker", []string{"--metrics-adress", ":9090"}, nil); len(errs) != 1 {
-		t.Errorf("a misspelt flag was accepted: %v", errs)
 	}
 }
 

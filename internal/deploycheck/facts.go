@@ -48,14 +48,10 @@ type Repo struct {
 	// TemporalEnv are the environment variables the server's embedded
 	// config template reads (DB, POSTGRES_SEEDS, NUM_HISTORY_SHARDS…).
 	TemporalEnv map[string]bool
-	// Pending are flags another part of the current work adds to a binary:
-	// a recipe may pass one before the binary has it; once it has it, the
-	// flag is checked like any other. Keys are "binary --flag".
-	Pending map[string]string
 }
 
-// ReadRepo reads go.mod and scripts/deps/versitygw.sh under root. Binaries,
-// TemporalEnv and Pending are the caller's to fill.
+// ReadRepo reads go.mod and scripts/deps/versitygw.sh under root. Binaries
+// and TemporalEnv are the caller's to fill.
 func ReadRepo(root string) (Repo, error) {
 	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
 	if err != nil {
@@ -121,9 +117,6 @@ func (r Repo) checkInvocation(where, bin string, args, env []string) []error {
 		}
 		name, _, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
 		if b.Flags[name] {
-			continue
-		}
-		if _, pending := r.Pending[bin+" --"+name]; pending {
 			continue
 		}
 		errs = append(errs, fmt.Errorf("%s: %s has no flag --%s (see %s -h)", where, bin, name, bin))

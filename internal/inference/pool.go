@@ -699,7 +699,9 @@ func (p *Pool) run(ctx context.Context, c call, key string, heartbeat func(Progr
 		if tooManyBad || attempt >= p.o.maxAttempts || time.Now().Add(delay).After(deadline) {
 			return Result{}, e // the caller logs it, or not
 		}
-		p.log.Debug("inference: retrying", "endpoint", e.Endpoint, "attempt", attempt, "status", e.Status,
+		// One WARN per failed request that is retried: an operator sees a
+		// flaky endpoint; the turn's final failure, if any, is the caller's.
+		p.log.Warn("inference: retrying", "endpoint", e.Endpoint, "attempt", attempt, "fault", e.Fault(), "status", e.Status,
 			"delay", delay, "err", e)
 		if ep != nil {
 			avoid |= bit(ep.index)

@@ -60,6 +60,8 @@ type Options struct {
 	// key). Off with any other TLS setting given is an error, not plaintext.
 	TLS       bool
 	APIKeyEnv string // environment variable holding a Temporal Cloud API key
+	// MetricsHandler receives the SDK's metrics (internal/metrics); not a flag.
+	MetricsHandler client.MetricsHandler
 
 	tlsSet bool // TLS was given (flag or variable), so false means "off"
 
@@ -196,7 +198,7 @@ func (o Options) DialContext(ctx context.Context, log *slog.Logger) (client.Clie
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	co := client.Options{HostPort: o.Address, Namespace: o.Namespace, Logger: sdklog.NewStructuredLogger(log)}
+	co := client.Options{HostPort: o.Address, Namespace: o.Namespace, Logger: sdklog.NewStructuredLogger(log), MetricsHandler: o.MetricsHandler}
 	cfg, err := o.TLSConfig()
 	if err != nil {
 		return nil, err
