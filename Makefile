@@ -9,9 +9,9 @@ GOBIN_DIR := $(shell $(GO) env GOPATH)/bin
 # 2 cores; see docs/operations.md); every other package runs once without it.
 RACE_PKGS := ./workflows/... ./activities/... ./internal/inference/... ./tools/toolset/... ./internal/sandbox/... ./internal/online/...
 
-.PHONY: test vet workflowcheck race test-rest test-python deps bench fuzz
+.PHONY: test vet workflowcheck race test-rest test-python deps bench fuzz cluster-test bench-cluster
 
-test: deps vet workflowcheck race test-rest test-python
+test: deps vet workflowcheck race test-rest test-python cluster-test
 
 vet:
 	$(GO) vet ./...
@@ -33,6 +33,23 @@ test-python:
 
 deps:
 	bash scripts/install-test-deps.sh
+
+# A real Temporal cluster started by scripts/cluster/cluster.sh (PostgreSQL,
+# frontend, history, matching and worker as separate processes, versitygw),
+# three worker processes and submit; see deploy/README.md, "Run Temporal
+# without Docker". About 2 minutes, plus the first build of deploy/temporal. The
+# cluster's folder is torn down on every exit of the test process, a
+# timeout included.
+cluster-test:
+	$(GO) vet -tags cluster ./internal/clustertest/
+	@d=$$(mktemp -d "$${TMPDIR:-/tmp}/quarry-cluster-XXXXXX"); \
+	trap 'bash scripts/cluster/cluster.sh down "$$d" >/dev/null 2>&1; rm -rf "$$d"' EXIT; \
+	QUARRY_CLUSTER_DIR="$$d" $(GO) test -tags cluster -count=1 -timeout 12m -v ./internal/clustertest/
+
+# Throughput and CPU split on the real cluster with 1, 2 and 3 workers
+# (BENCHMARKS.md, "Cluster").
+bench-cluster:
+	$(GO) run ./bench/cluster
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./envs/...

@@ -41,12 +41,15 @@ type Watcher struct {
 // NewWatcher watches s3://bucket/prefix (the job's folder, ending in "/")
 // on the cluster's S3 server.
 func (c *Cluster) NewWatcher(bucket, prefix string) *Watcher {
-	client := s3.New(s3.Options{
+	return newWatcher(s3.New(s3.Options{
 		BaseEndpoint: aws.String(c.Getenv("AWS_ENDPOINT_URL")),
 		Region:       c.Getenv("AWS_REGION"),
 		Credentials:  credentials.NewStaticCredentialsProvider(c.Getenv("AWS_ACCESS_KEY_ID"), c.Getenv("AWS_SECRET_ACCESS_KEY"), ""),
 		UsePathStyle: true,
-	})
+	}), bucket, prefix)
+}
+
+func newWatcher(client *s3.Client, bucket, prefix string) *Watcher {
 	return &Watcher{client: client, bucket: bucket, prefix: prefix, shards: map[string]int64{},
 		manifests: map[string]schema.Manifest{}, changed: make(chan struct{})}
 }

@@ -29,7 +29,7 @@
 #                                runs as root (default nobody: PostgreSQL
 #                                refuses to run as root)
 # Binaries: temporal-cluster (scripts/cluster/build.sh) and versitygw
-# (scripts/deps/versitygw.sh) on PATH or in $(go env GOPATH)/bin;
+# (scripts/deps/versitygw.sh) in DIR/bin, on PATH or in $(go env GOPATH)/bin;
 # PostgreSQL's initdb/pg_ctl on PATH or in /usr/lib/postgresql/*/bin
 # (scripts/deps/postgres.sh).
 set -euo pipefail
@@ -48,8 +48,12 @@ usage() {
 	exit 2
 }
 
-# find_bin NAME: NAME on PATH or in $(go env GOPATH)/bin.
+# find_bin NAME: NAME in DIR/bin, on PATH or in $(go env GOPATH)/bin.
 find_bin() {
+	if [[ -x "$DIR/bin/$1" ]]; then
+		echo "$DIR/bin/$1"
+		return
+	fi
 	if command -v "$1" >/dev/null 2>&1; then
 		command -v "$1"
 		return
@@ -139,10 +143,20 @@ init_settings() {
 	S3_SECRET="$(secret "$DIR/secrets/s3-secret")"
 }
 
+# setup CMD: the state of DIR; only `up` creates it, and the other commands
+# on a folder without a cluster do nothing (down, status) or fail.
 setup() {
+	if [[ "$1" != up && ! -f "$DIR/settings.env" ]]; then
+		case "$1" in
+		down | status) echo "no cluster in $DIR" >&2 && exit 0 ;;
+		*) die "no cluster in $DIR: run cluster.sh up $DIR first" ;;
+		esac
+	fi
 	mkdir -p "$DIR"/{log,run,secrets,s3}
 	DIR="$(cd "$DIR" && pwd)"
-	TEMPORAL="$(find_bin temporal-cluster "run scripts/cluster/build.sh")"
+	if [[ "$1" == up || "$1" == start ]]; then
+		TEMPORAL="$(find_bin temporal-cluster "run scripts/cluster/build.sh")"
+	fi
 	init_ports
 	init_settings
 }
@@ -395,7 +409,7 @@ status() {
 cmd="$1"
 DIR="$2"
 shift 2
-setup
+setup "$cmd"
 case "$cmd" in
 up) up ;;
 down) down ;;
