@@ -275,3 +275,9 @@ func Killed(err error) bool {
 	ws, ok := ee.Sys().(syscall.WaitStatus)
 	return ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
 }
+
+// CPU is the user+system time of the process once it has exited.
+func (p *Proc) CPU() time.Duration {
+	<-p.done
+	return p.cmd.ProcessState.UserTime() + p.cmd.ProcessState.SystemTime()
+}
