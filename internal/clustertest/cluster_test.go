@@ -40,7 +40,7 @@ output: s3://quarry/runs
 
 // TestClusterExactlyOnce runs a job on the real cluster with three worker
 // processes and submit without --local, SIGKILLs and restarts workers and
-// the history service while it runs, and checks that no half-written object
+// the history, matching and frontend services while it runs, and checks that no half-written object
 // was ever visible and that every episode is in the output exactly once.
 func TestClusterExactlyOnce(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 9*time.Minute)
@@ -115,6 +115,7 @@ func TestClusterExactlyOnce(t *testing.T) {
 		{14, "SIGKILL the history service", restart("history")},
 		{20, "SIGKILL every worker", killWorkers(0, 1, 2)},
 		{26, "SIGKILL the matching service", restart("matching")},
+		{32, "SIGKILL the frontend service", restart("frontend")},
 	} {
 		if err := waitProgress(ctx, watcher, submit, ev.at); err != nil {
 			t.Fatalf("before %s: %v%s", ev.name, err, tail(filepath.Join(logs, "submit.log")))
