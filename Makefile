@@ -37,14 +37,16 @@ deps:
 # A real Temporal cluster started by scripts/cluster/cluster.sh (PostgreSQL,
 # frontend, history, matching and worker as separate processes, versitygw),
 # three worker processes and submit; see deploy/README.md, "Run Temporal
-# without Docker". About 2 minutes, plus the first build of deploy/temporal. The
-# cluster's folder is torn down on every exit of the test process, a
-# timeout included.
+# without Docker". 2-4 minutes with a warm build cache; a cold build adds
+# about 6 CPU-minutes (BENCHMARKS.md, "Cluster"). The cluster's folder is
+# torn down on every exit of the test process, a timeout included.
 cluster-test:
 	$(GO) vet -tags cluster ./internal/clustertest/
 	@d=$$(mktemp -d "$${TMPDIR:-/tmp}/quarry-cluster-XXXXXX"); \
 	trap 'bash scripts/cluster/cluster.sh down "$$d" >/dev/null 2>&1; rm -rf "$$d"' EXIT; \
-	QUARRY_CLUSTER_DIR="$$d" $(GO) test -tags cluster -count=1 -timeout 12m -v ./internal/clustertest/
+	mkdir "$$d/bin" && $(GO) build -o "$$d/bin/" ./cmd/worker ./cmd/submit && \
+	bash scripts/cluster/build.sh "$$d/bin/temporal-cluster" && \
+	QUARRY_CLUSTER_DIR="$$d" QUARRY_CLUSTER_BIN="$$d/bin" $(GO) test -tags cluster -count=1 -timeout 8m -v ./internal/clustertest/
 
 # Throughput and CPU split on the real cluster with 1, 2 and 3 workers
 # (BENCHMARKS.md, "Cluster").
