@@ -42,6 +42,7 @@ deps:
 # torn down on every exit of the test process, a timeout included.
 cluster-test:
 	$(GO) vet -tags cluster ./internal/clustertest/
+	cd deploy/temporal && $(GO) vet ./... && test -z "$$(gofmt -l .)"
 	@d=$$(mktemp -d "$${TMPDIR:-/tmp}/quarry-cluster-XXXXXX"); \
 	trap 'bash scripts/cluster/cluster.sh down "$$d" >/dev/null 2>&1; rm -rf "$$d"' EXIT; \
 	mkdir "$$d/bin" && $(GO) build -o "$$d/bin/" ./cmd/worker ./cmd/submit && \

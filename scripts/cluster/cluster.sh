@@ -194,6 +194,8 @@ start_postgres() {
 		chown -R "$PG_OS_USER:" "$DIR/pg"
 		touch "$DIR/log/postgres.log"
 		chown "$PG_OS_USER:" "$DIR/log/postgres.log"
+		as_pg test -x "$DIR/pg" ||
+			die "PostgreSQL's OS user $PG_OS_USER cannot reach $DIR/pg: put DIR under a folder every user may traverse (e.g. /var/lib or /tmp), or set QUARRY_PG_USER"
 	fi
 	if [[ ! -f "$DIR/pg/data/PG_VERSION" ]]; then
 		local pw="$DIR/pg/initdb-password"
