@@ -79,8 +79,7 @@ pg_bin() {
 # as_pg CMD...: runs CMD as the PostgreSQL OS user (itself unless root).
 as_pg() {
 	if [[ "$(id -u)" -eq 0 ]]; then
-		local u="${QUARRY_PG_USER:-nobody}"
-		setpriv --reuid="$u" --regid="$(id -g "$u")" --clear-groups -- "$@"
+		setpriv --reuid="$PG_OS_USER" --regid="$(id -g "$PG_OS_USER")" --clear-groups -- "$@"
 	else
 		"$@"
 	fi
@@ -161,7 +160,9 @@ setup() {
 	init_settings
 }
 
-# pid_of SERVICE: the pid of a running service, or nothing.
+# pid_of SERVICE: the pid of a running service, or nothing. A pid file can
+# outlive its process and the pid be reused, so the process must also name
+# DIR on its command line (every service is started with a path in DIR).
 pid_of() {
 	local f="$DIR/run/$1.pid" pid
 	if [[ "$1" == postgres ]]; then
@@ -169,7 +170,8 @@ pid_of() {
 	fi
 	[[ -s "$f" ]] || return 0
 	pid="$(head -n 1 "$f")"
-	if kill -0 "$pid" 2>/dev/null; then
+	[[ "$pid" =~ ^[0-9]+$ ]] || return 0
+	if tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep -qF "$DIR/"; then
 		echo "$pid"
 	fi
 }
