@@ -231,6 +231,9 @@ func checkOutput(ctx context.Context, t *testing.T, c *Cluster, w *Watcher) {
 		t.Errorf("turns: %d rows, %d distinct (episode, turn), Σ num_turns %d, %d without an episode; want equal and none orphaned",
 			got.Turns, got.DistinctTurns, got.SumNumTurns, got.OrphanTurns)
 	}
+	if got.RetriedTurns == 0 {
+		t.Errorf("no turn row of a second attempt: the SIGKILLs interrupted no work in flight, so the test proved nothing")
+	}
 	if got.Turns != manifestTurns || got.Episodes != manifestEpisodes {
 		t.Errorf("the shards hold %d turns and %d episodes, the manifests commit %d and %d", got.Turns, got.Episodes, manifestTurns, manifestEpisodes)
 	}

@@ -22,6 +22,7 @@ type Counts struct {
 	DistinctTurns    int64 // distinct (episode_id, turn)
 	SumNumTurns      int64 // Σ num_turns over episode rows
 	OrphanTurns      int64 // turn rows whose episode has no episode row
+	RetriedTurns     int64 // turn rows of an attempt after the first (attempt > 1)
 }
 
 // CountShards reads every shards/*.parquet file of the job folder dir (on
@@ -38,7 +39,8 @@ SELECT (SELECT count(*) FROM e) AS episodes,
        (SELECT count(*) FROM t) AS turns,
        (SELECT count(*) FROM (SELECT DISTINCT episode_id, turn FROM t)) AS distinct_turns,
        (SELECT sum(num_turns) FROM e) AS sum_num_turns,
-       (SELECT count(*) FROM t ANTI JOIN e USING (episode_id)) AS orphan_turns`
+       (SELECT count(*) FROM t ANTI JOIN e USING (episode_id)) AS orphan_turns,
+       (SELECT count(*) FROM t WHERE attempt > 1) AS retried_turns`
 	cmd := exec.CommandContext(ctx, "node", filepath.Join(r.Root, "tools", "duckdb", "read.mjs"), "--sql", q)
 	out, err := cmd.Output()
 	if err != nil {
@@ -58,7 +60,7 @@ SELECT (SELECT count(*) FROM e) AS episodes,
 	for name, dst := range map[string]*int64{
 		"episodes": &c.Episodes, "distinct_episodes": &c.DistinctEpisodes, "distinct_slots": &c.DistinctSlots,
 		"batches": &c.Batches, "turns": &c.Turns, "distinct_turns": &c.DistinctTurns,
-		"sum_num_turns": &c.SumNumTurns, "orphan_turns": &c.OrphanTurns,
+		"sum_num_turns": &c.SumNumTurns, "orphan_turns": &c.OrphanTurns, "retried_turns": &c.RetriedTurns,
 	} {
 		// BIGINT and HUGEINT come as decimal strings.
 		var s string
