@@ -40,32 +40,19 @@ output: s3://quarry/runs
 
 // TestClusterExactlyOnce runs a job on the real cluster with three worker
 // processes and submit without --local, SIGKILLs and restarts workers and
-// the history, matching and frontend services while it runs, and checks that no half-written object
-// was ever visible and that every episode is in the output exactly once.
+// the history, matching and frontend services while it runs, and checks
+// that no half-written object was ever visible and that every episode is in
+// the output exactly once.
 func TestClusterExactlyOnce(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 7*time.Minute)
 	defer cancel()
 	c := startCluster(ctx, t)
 	logs := filepath.Join(c.Dir, "log")
-
-	workers := make([]*Proc, 3)
-	start := func(i int) {
-		t.Helper()
-		p, err := c.StartProc(fmt.Sprintf("worker %d", i), filepath.Join(logs, fmt.Sprintf("quarry-worker-%d.log", i)), "worker",
-			"--sandbox-uid-base", strconv.Itoa(63000+100*i), "--sandbox-slots", "2")
-		if err != nil {
-			t.Fatal(err)
-		}
-		workers[i] = p
+	f := &fleet{t: t, c: c, procs: make([]*Proc, 3)}
+	for i := range f.procs {
+		f.start(i)
 	}
-	for i := range workers {
-		start(i)
-	}
-	t.Cleanup(func() {
-		for _, w := range workers {
-			w.Kill()
-		}
-	})
+	t.Cleanup(f.killAll)
 
 	watcher := c.NewWatcher("quarry", "runs/"+testJob+"/")
 	wctx, stopWatch := context.WithCancel(ctx)
@@ -82,49 +69,7 @@ func TestClusterExactlyOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(submit.Kill)
-
-	killWorkers := func(ids ...int) func() error {
-		return func() error {
-			for _, i := range ids {
-				workers[i].Kill()
-				if err := workers[i].Err(); !Killed(err) {
-					return fmt.Errorf("worker %d ended with %v before its SIGKILL", i, err)
-				}
-				start(i)
-			}
-			return nil
-		}
-	}
-	restart := func(svc string) func() error {
-		return func() error {
-			if err := c.Kill(ctx, svc); err != nil {
-				return err
-			}
-			return c.Start(ctx, svc)
-		}
-	}
-	// Disruptions at points of the job's progress (manifests committed), so
-	// each lands while the job runs however fast the machine is.
-	for _, ev := range []struct {
-		at   int
-		name string
-		do   func() error
-	}{
-		{3, "SIGKILL worker 0", killWorkers(0)},
-		{8, "SIGKILL workers 1 and 2", killWorkers(1, 2)},
-		{14, "SIGKILL the history service", restart("history")},
-		{20, "SIGKILL every worker", killWorkers(0, 1, 2)},
-		{26, "SIGKILL the matching service", restart("matching")},
-		{32, "SIGKILL the frontend service", restart("frontend")},
-	} {
-		if err := waitProgress(ctx, watcher, submit, ev.at); err != nil {
-			t.Fatalf("before %s: %v%s", ev.name, err, tail(filepath.Join(logs, "submit.log")))
-		}
-		t.Logf("%d manifests committed: %s, restarted", ev.at, ev.name)
-		if err := ev.do(); err != nil {
-			t.Fatalf("%s: %v", ev.name, err)
-		}
-	}
+	disrupt(ctx, t, c, f, watcher, submit)
 	if err := submit.Wait(ctx); err != nil {
 		t.Fatalf("submit --wait: %v%s", err, tail(filepath.Join(logs, "submit.log")))
 	}
@@ -142,6 +87,81 @@ func TestClusterExactlyOnce(t *testing.T) {
 		t.Fatalf("committed %d manifests and %d shard objects, want %d and %d", manifests, shards, testBatches, 2*testBatches)
 	}
 	checkOutput(ctx, t, c, watcher)
+}
+
+// disrupt SIGKILLs workers and Temporal services at points of the job's
+// progress (manifests committed), so each lands while the job runs however
+// fast the machine is, and restarts each at once.
+func disrupt(ctx context.Context, t *testing.T, c *Cluster, f *fleet, w *Watcher, submit *Proc) {
+	t.Helper()
+	restart := func(svc string) func() error {
+		return func() error {
+			if err := c.Kill(ctx, svc); err != nil {
+				return err
+			}
+			return c.Start(ctx, svc)
+		}
+	}
+	for _, ev := range []struct {
+		at   int
+		name string
+		do   func() error
+	}{
+		{3, "SIGKILL worker 0", f.kill(0)},
+		{8, "SIGKILL workers 1 and 2", f.kill(1, 2)},
+		{14, "SIGKILL the history service", restart("history")},
+		{20, "SIGKILL every worker", f.kill(0, 1, 2)},
+		{26, "SIGKILL the matching service", restart("matching")},
+		{32, "SIGKILL the frontend service", restart("frontend")},
+	} {
+		if err := waitProgress(ctx, w, submit, ev.at); err != nil {
+			t.Fatalf("before %s: %v%s", ev.name, err, tail(filepath.Join(c.Dir, "log", "submit.log")))
+		}
+		t.Logf("%d manifests committed: %s, restarted", ev.at, ev.name)
+		if err := ev.do(); err != nil {
+			t.Fatalf("%s: %v", ev.name, err)
+		}
+	}
+}
+
+// fleet is the test's worker processes, each with its own sandbox uids.
+type fleet struct {
+	t     *testing.T
+	c     *Cluster
+	procs []*Proc
+}
+
+func (f *fleet) start(i int) {
+	f.t.Helper()
+	p, err := f.c.StartProc(fmt.Sprintf("worker %d", i), filepath.Join(f.c.Dir, "log", fmt.Sprintf("quarry-worker-%d.log", i)), "worker",
+		"--sandbox-uid-base", strconv.Itoa(63000+100*i), "--sandbox-slots", "2")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.procs[i] = p
+}
+
+// kill returns a disruption: SIGKILL the workers ids, check that each was
+// still running until then, start each again.
+func (f *fleet) kill(ids ...int) func() error {
+	return func() error {
+		for _, i := range ids {
+			f.procs[i].Kill()
+			if err := f.procs[i].Err(); !Killed(err) {
+				return fmt.Errorf("worker %d ended with %v before its SIGKILL", i, err)
+			}
+			f.start(i)
+		}
+		return nil
+	}
+}
+
+func (f *fleet) killAll() {
+	for _, p := range f.procs {
+		if p != nil {
+			p.Kill()
+		}
+	}
 }
 
 // startCluster builds the binaries (unless $QUARRY_CLUSTER_BIN holds them)
