@@ -9,9 +9,9 @@ GOBIN_DIR := $(shell $(GO) env GOPATH)/bin
 # 2 cores; see docs/operations.md); every other package runs once without it.
 RACE_PKGS := ./workflows/... ./activities/... ./internal/inference/... ./tools/toolset/... ./internal/sandbox/... ./internal/online/... ./internal/turnlog/... ./internal/metrics/...
 
-.PHONY: test vet workflowcheck race test-rest test-python deps bench fuzz
+.PHONY: test vet workflowcheck race test-rest test-python deps bench fuzz cluster-test bench-cluster
 
-test: deps vet workflowcheck race test-rest test-python
+test: deps vet workflowcheck race test-rest test-python cluster-test
 
 vet:
 	$(GO) vet ./...
@@ -33,6 +33,26 @@ test-python:
 
 deps:
 	bash scripts/install-test-deps.sh
+
+# A real Temporal cluster started by scripts/cluster/cluster.sh (PostgreSQL,
+# frontend, history, matching and worker as separate processes, versitygw),
+# three worker processes and submit; see deploy/README.md, "Run Temporal
+# without Docker". 2-4 minutes with a warm build cache; a cold build adds
+# about 6 CPU-minutes (BENCHMARKS.md, "Cluster"). The cluster's folder is
+# torn down on every exit of the test process, a timeout included.
+cluster-test:
+	$(GO) vet -tags cluster ./internal/clustertest/
+	cd deploy/temporal && $(GO) vet ./... && test -z "$$(gofmt -l .)"
+	@d=$$(mktemp -d "$${TMPDIR:-/tmp}/quarry-cluster-XXXXXX"); \
+	trap 'bash scripts/cluster/cluster.sh down "$$d" >/dev/null 2>&1; rm -rf "$$d"' EXIT; \
+	mkdir "$$d/bin" && $(GO) build -o "$$d/bin/" ./cmd/worker ./cmd/submit && \
+	bash scripts/cluster/build.sh "$$d/bin/temporal-cluster" && \
+	QUARRY_CLUSTER_DIR="$$d" QUARRY_CLUSTER_BIN="$$d/bin" $(GO) test -tags cluster -count=1 -timeout 8m -v ./internal/clustertest/
+
+# Throughput and CPU split on the real cluster with 1, 2 and 3 workers
+# (BENCHMARKS.md, "Cluster").
+bench-cluster:
+	$(GO) run ./bench/cluster
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./envs/...
