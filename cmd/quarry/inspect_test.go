@@ -221,14 +221,7 @@ func TestInspectS3(t *testing.T) {
 	}
 	committed := writeDataset(t, s, true)
 
-	empty := filepath.Join(t.TempDir(), "none")
-	t.Setenv("AWS_CONFIG_FILE", empty)
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", empty)
-	t.Setenv("AWS_PROFILE", "")
-	t.Setenv("AWS_ENDPOINT_URL", srv.Endpoint)
-	t.Setenv("AWS_ACCESS_KEY_ID", srv.AccessKey)
-	t.Setenv("AWS_SECRET_ACCESS_KEY", srv.SecretKey)
-	t.Setenv("AWS_REGION", srv.Region)
+	srv.SetAWSEnv(t)
 
 	rep := inspectJSON(t, srv.URL("out"), "--verify")
 	if rep.Location != srv.URL("out") || len(rep.Jobs) != 1 {

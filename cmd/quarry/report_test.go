@@ -239,14 +239,7 @@ func TestReportS3(t *testing.T) {
 	}
 	writeDataset(t, fs, true) // the same seeds: the same bytes
 
-	empty := filepath.Join(t.TempDir(), "none")
-	t.Setenv("AWS_CONFIG_FILE", empty)
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", empty)
-	t.Setenv("AWS_PROFILE", "")
-	t.Setenv("AWS_ENDPOINT_URL", srv.Endpoint)
-	t.Setenv("AWS_ACCESS_KEY_ID", srv.AccessKey)
-	t.Setenv("AWS_SECRET_ACCESS_KEY", srv.SecretKey)
-	t.Setenv("AWS_REGION", srv.Region)
+	srv.SetAWSEnv(t)
 
 	out := t.TempDir()
 	fromS3, fromDir := filepath.Join(out, "s3.html"), filepath.Join(out, "dir.html")

@@ -319,18 +319,10 @@ policy:
 in_flight: {batches: 1, episodes: 1}
 output: `+out+`
 `)
-	spec, err := loadSpec(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	state := filepath.Join(dir, "state")
 	ctx := context.Background()
-	sess, g := localWorker(t, state)
+	sess, _, run := startLocalJob(t, path, state)
 	defer sess.close()
-	run, _, err := startOrAttach(ctx, sess.client, g.queue, spec)
-	if err != nil {
-		t.Fatal(err)
-	}
 	cli := func(args ...string) string {
 		t.Helper()
 		var stdout, stderr bytes.Buffer

@@ -79,14 +79,7 @@ output: `+filepath.Join(keep, "out")+`
 // endpoint the job wrote to.
 func TestTurnLogsDeletedAfterCommitS3(t *testing.T) {
 	srv := s3test.Start(t)
-	empty := filepath.Join(t.TempDir(), "none")
-	t.Setenv("AWS_CONFIG_FILE", empty)
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", empty)
-	t.Setenv("AWS_PROFILE", "")
-	t.Setenv("AWS_ENDPOINT_URL", srv.Endpoint)
-	t.Setenv("AWS_ACCESS_KEY_ID", srv.AccessKey)
-	t.Setenv("AWS_SECRET_ACCESS_KEY", srv.SecretKey)
-	t.Setenv("AWS_REGION", srv.Region)
+	srv.SetAWSEnv(t)
 	for _, c := range []struct {
 		job  string
 		keep bool
@@ -293,18 +286,10 @@ policy:
 in_flight: {batches: 1, episodes: 3}
 output: `+filepath.Join(dir, "out")+`
 `)
-	spec, err := loadSpec(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	state := filepath.Join(dir, "state")
 	ctx := context.Background()
-	sess, g := localWorker(t, state)
+	sess, _, run := startLocalJob(t, path, state)
 	defer sess.close()
-	run, _, err := startOrAttach(ctx, sess.client, g.queue, spec)
-	if err != nil {
-		t.Fatal(err)
-	}
 	status := func() string {
 		t.Helper()
 		var stdout, stderr bytes.Buffer

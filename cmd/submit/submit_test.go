@@ -64,6 +64,23 @@ func saveHistory(t *testing.T, c client.Client, id, file string) {
 
 // localWorker starts the embedded server on stateDir with a worker in this
 // process, as `submit --local` does; the caller closes the session.
+// startLocalJob loads the spec at specPath and submits it to a local worker
+// on stateDir; the caller closes the session.
+func startLocalJob(t *testing.T, specPath, stateDir string) (*session, schema.JobSpec, client.WorkflowRun) {
+	t.Helper()
+	spec, err := loadSpec(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, g := localWorker(t, stateDir)
+	run, _, err := startOrAttach(context.Background(), sess.client, g.queue, spec)
+	if err != nil {
+		sess.close()
+		t.Fatal(err)
+	}
+	return sess, spec, run
+}
+
 func localWorker(t *testing.T, stateDir string) (*session, *globals) {
 	t.Helper()
 	g := &globals{local: true, stateDir: stateDir, queue: workflows.DefaultTaskQueue, out: io.Discard, err: io.Discard}
@@ -385,17 +402,9 @@ policy: {kind: oracle}
 in_flight: {batches: 1}
 output: `+out+`
 `)
-	spec, err := loadSpec(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
-	sess, g := localWorker(t, filepath.Join(dir, "state"))
+	sess, spec, run := startLocalJob(t, path, filepath.Join(dir, "state"))
 	defer sess.close()
-	run, _, err := startOrAttach(ctx, sess.client, g.queue, spec)
-	if err != nil {
-		t.Fatal(err)
-	}
 	deadline := time.Now().Add(time.Minute)
 	for {
 		if n, _ := os.ReadDir(filepath.Join(out, "cancel-me", "_manifest")); len(n) > 0 {
@@ -409,7 +418,7 @@ output: `+out+`
 	if err := sess.client.CancelWorkflow(ctx, spec.Job, ""); err != nil {
 		t.Fatal(err)
 	}
-	err = run.Get(ctx, nil)
+	err := run.Get(ctx, nil)
 	if !workflows.IsCanceled(err) {
 		t.Fatalf("job ended with %v, want cancelled", err)
 	}

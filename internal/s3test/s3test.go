@@ -245,3 +245,24 @@ func (s *Server) logTail() string {
 	}
 	return "\nversitygw output (last " + strconv.Itoa(len(data)) + " bytes):\n" + string(data)
 }
+
+// SetAWSEnv points the standard AWS configuration of the test's process at
+// s, as a user would for a job writing to s3://: the endpoint, the static
+// credentials and the region in AWS_* variables, and no config or
+// credentials file of the host's.
+func (s *Server) SetAWSEnv(t testing.TB) {
+	t.Helper()
+	type setenv interface{ Setenv(key, value string) }
+	e, ok := t.(setenv)
+	if !ok {
+		t.Fatal("s3test: SetAWSEnv needs a *testing.T or *testing.B")
+	}
+	empty := filepath.Join(t.TempDir(), "none")
+	for _, kv := range [][2]string{
+		{"AWS_CONFIG_FILE", empty}, {"AWS_SHARED_CREDENTIALS_FILE", empty}, {"AWS_PROFILE", ""},
+		{"AWS_ENDPOINT_URL", s.Endpoint}, {"AWS_ACCESS_KEY_ID", s.AccessKey},
+		{"AWS_SECRET_ACCESS_KEY", s.SecretKey}, {"AWS_REGION", s.Region},
+	} {
+		e.Setenv(kv[0], kv[1])
+	}
+}
