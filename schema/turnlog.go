@@ -72,6 +72,7 @@ type TurnRecord struct {
 	PolicyVersion    *string   `json:"policy_version"`
 	SamplingParams   string    `json:"sampling_params"` // JSON object
 	TokenSource      string    `json:"token_source"`
+	// The token arrays are encoded by recordWire (binary in version 2).
 	PromptTokenIDs   []int32   `json:"-"` // the segment's new prompt tokens, as served
 	ResponseTokenIDs []int32   `json:"-"`
 	ResponseLogprobs []float32 `json:"-"`
