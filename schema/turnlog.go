@@ -64,14 +64,14 @@ type TurnRecord struct {
 	Attempt int    `json:"attempt"`
 
 	// Generate phase.
-	Segment          int       `json:"segment"`
-	PromptDelta      string    `json:"prompt_delta"` // JSON array of chat messages
-	PromptLen        int       `json:"prompt_len"`
-	Action           string    `json:"action"`
-	PolicyModel      string    `json:"policy_model"`
-	PolicyVersion    *string   `json:"policy_version"`
-	SamplingParams   string    `json:"sampling_params"` // JSON object
-	TokenSource      string    `json:"token_source"`
+	Segment        int     `json:"segment"`
+	PromptDelta    string  `json:"prompt_delta"` // JSON array of chat messages
+	PromptLen      int     `json:"prompt_len"`
+	Action         string  `json:"action"`
+	PolicyModel    string  `json:"policy_model"`
+	PolicyVersion  *string `json:"policy_version"`
+	SamplingParams string  `json:"sampling_params"` // JSON object
+	TokenSource    string  `json:"token_source"`
 	// The token arrays are encoded by recordWire (binary in version 2).
 	PromptTokenIDs   []int32   `json:"-"` // the segment's new prompt tokens, as served
 	ResponseTokenIDs []int32   `json:"-"`
