@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -156,7 +157,30 @@ func TestBundle(t *testing.T) {
 	if err := got.Check(TurnRef{Key: BundleKey("job-test", 42, 7, 1), Tag: b.Ref().Tag}); !errors.Is(err, ErrStaleRecord) {
 		t.Errorf("another key: %v, want ErrStaleRecord", err)
 	}
-	golden(t, "bundle.jsonl", data)
+	golden(t, "bundle-v2.jsonl", data)
+}
+
+// TestBundleReadsVersion1: a bundle written before the binary token arrays
+// (testdata/bundle-v1.jsonl, the same bundle) decodes to the same records.
+func TestBundleReadsVersion1(t *testing.T) {
+	data, err := os.ReadFile("testdata/bundle-v1.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"v":1,`) || !strings.Contains(string(data), `"response_logprobs":null`) {
+		t.Fatal("testdata/bundle-v1.jsonl is not a version 1 bundle")
+	}
+	got, err := UnmarshalBundle(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sampleBundle()
+	for i := range want.Records {
+		want.Records[i].Version = 1
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("version 1 bundle:\n got %+v\nwant %+v", got, want)
+	}
 }
 
 func TestBundleRejects(t *testing.T) {
@@ -190,8 +214,8 @@ func TestBundleRejects(t *testing.T) {
 		"blank line":     lines[0] + "\n" + strings.Join(lines[1:], ""),
 		"missing turn":   strings.Join(lines[:2], "") + strings.Join(lines[4:], ""),
 		"not JSON":       string(data) + "hello\n",
-		"unknown key":    strings.Replace(string(data), `"v":1,`, `"v":1,"x":0,`, 1),
-		"other versions": strings.ReplaceAll(string(data), `"v":1,`, `"v":2,`),
+		"unknown key":    strings.Replace(string(data), `"v":2,`, `"v":2,"x":0,`, 1),
+		"other versions": strings.ReplaceAll(string(data), `"v":2,`, `"v":3,`),
 	} {
 		if _, err := UnmarshalBundle([]byte(text)); err == nil {
 			t.Errorf("%s: UnmarshalBundle accepted it", name)

@@ -5,10 +5,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 )
 
-// TurnRecordVersion is the version of the TurnRecord JSON encoding.
-const TurnRecordVersion = 1
+// TurnRecordVersion is the version of the TurnRecord JSON encoding this
+// build writes. Version 2 carries the token arrays as base64 of
+// little-endian int32 and float32 (prompt_token_ids_i32le,
+// response_token_ids_i32le, response_logprobs_f32le) instead of JSON
+// number arrays, which cost most of a shard commit's CPU to decode.
+// UnmarshalTurnRecord also reads version 1 (JSON arrays), so a worker
+// upgraded mid-job reads the records written before.
+const TurnRecordVersion = 2
+
+// turnRecordV1 is the version that wrote token arrays as JSON numbers.
+const turnRecordV1 = 1
 
 // Phase says which activity wrote a turn record.
 type Phase string
@@ -54,17 +64,18 @@ type TurnRecord struct {
 	Attempt int    `json:"attempt"`
 
 	// Generate phase.
-	Segment          int       `json:"segment"`
-	PromptDelta      string    `json:"prompt_delta"` // JSON array of chat messages
-	PromptLen        int       `json:"prompt_len"`
-	Action           string    `json:"action"`
-	PolicyModel      string    `json:"policy_model"`
-	PolicyVersion    *string   `json:"policy_version"`
-	SamplingParams   string    `json:"sampling_params"` // JSON object
-	TokenSource      string    `json:"token_source"`
-	PromptTokenIDs   []int32   `json:"prompt_token_ids"` // the segment's new prompt tokens, as served
-	ResponseTokenIDs []int32   `json:"response_token_ids"`
-	ResponseLogprobs []float32 `json:"response_logprobs"`
+	Segment        int     `json:"segment"`
+	PromptDelta    string  `json:"prompt_delta"` // JSON array of chat messages
+	PromptLen      int     `json:"prompt_len"`
+	Action         string  `json:"action"`
+	PolicyModel    string  `json:"policy_model"`
+	PolicyVersion  *string `json:"policy_version"`
+	SamplingParams string  `json:"sampling_params"` // JSON object
+	TokenSource    string  `json:"token_source"`
+	// The token arrays are encoded by recordWire (binary in version 2).
+	PromptTokenIDs   []int32   `json:"-"` // the segment's new prompt tokens, as served
+	ResponseTokenIDs []int32   `json:"-"`
+	ResponseLogprobs []float32 `json:"-"`
 	ResponseLen      int       `json:"response_len"`
 	FinishReason     string    `json:"finish_reason"`
 	ResponseID       string    `json:"response_id,omitempty"` // the endpoint's id of the response
@@ -130,20 +141,30 @@ func (r *TurnRecord) Check(ref TurnRef) error {
 
 // MarshalTurnRecord encodes r as one line of JSON with a fixed key order
 // and every key present (null for absent optional values) but the fault
-// fields, which are left out when nil so records written before them keep
-// their bytes, so the encoding
-// of a record never depends on the encoder's state. NaN and infinite numbers
-// are errors.
+// fields, which are left out when nil, so the encoding of a record never
+// depends on the encoder's state. Token arrays are written in the binary
+// form of TurnRecordVersion (see recordWire); a nil array is null and an
+// empty one "", so the two stay apart. NaN and infinite numbers, logprobs
+// included, are errors.
 func MarshalTurnRecord(r *TurnRecord) ([]byte, error) {
 	if r.Version == 0 {
 		c := *r
 		c.Version = TurnRecordVersion
 		r = &c
 	}
+	if r.Version != TurnRecordVersion {
+		return nil, fmt.Errorf("encode turn record %s: version %d, this build writes %d", r.Key(), r.Version, TurnRecordVersion)
+	}
 	if err := r.validate(); err != nil {
 		return nil, err
 	}
-	b, err := marshalLine(r)
+	w := recordWire{
+		turnRecordFields:   turnRecordFields(*r),
+		PromptTokenIDsLE:   int32sLE(r.PromptTokenIDs),
+		ResponseTokenIDsLE: int32sLE(r.ResponseTokenIDs),
+		ResponseLogprobsLE: float32sLE(r.ResponseLogprobs),
+	}
+	b, err := marshalLine(&w)
 	if err != nil {
 		return nil, fmt.Errorf("encode turn record %s: %w", r.Key(), err)
 	}
@@ -162,15 +183,17 @@ func marshalLine(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// UnmarshalTurnRecord decodes a record strictly: unknown keys and other
-// versions are errors.
+// UnmarshalTurnRecord decodes a record strictly: unknown keys, token
+// arrays in the other version's form and versions other than 1 and 2 are
+// errors.
 func UnmarshalTurnRecord(data []byte) (TurnRecord, error) {
-	var r TurnRecord
-	if err := strictJSON(data, &r); err != nil {
+	var w recordWire
+	if err := strictJSON(data, &w); err != nil {
 		return TurnRecord{}, fmt.Errorf("decode turn record: %w", err)
 	}
-	if r.Version != TurnRecordVersion {
-		return TurnRecord{}, fmt.Errorf("decode turn record: version %d, this build reads %d", r.Version, TurnRecordVersion)
+	r, err := w.record()
+	if err != nil {
+		return TurnRecord{}, fmt.Errorf("decode turn record: %w", err)
 	}
 	if err := r.validate(); err != nil {
 		return TurnRecord{}, err
@@ -199,6 +222,11 @@ func (r *TurnRecord) validate() error {
 		return bad("generate record with gen or prev (act fields)")
 	case r.FailedAttempts != nil && *r.FailedAttempts < 0:
 		return bad("negative failed_attempts")
+	}
+	for i, lp := range r.ResponseLogprobs {
+		if math.IsNaN(float64(lp)) || math.IsInf(float64(lp), 0) {
+			return bad("response_logprobs[%d] is %v: want a finite number", i, lp)
+		}
 	}
 	return r.validateLinks(bad)
 }

@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"math"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -26,9 +27,8 @@ func sampleRecords() (gen, act TurnRecord) {
 	return gen, act
 }
 
-// TestTurnRecordEncoding pins the JSON encoding (golden) and checks that it
-// round-trips exactly, including null versus empty token lists.
-func TestTurnRecordEncoding(t *testing.T) {
+// encodingRecords are the records the encoding goldens hold, one per line.
+func encodingRecords() []TurnRecord {
 	gen, act := sampleRecords()
 	tool := act
 	tool.Observation, tool.Reward, tool.Terminated, tool.Success = "2\n", 0.05, false, false
@@ -38,9 +38,14 @@ func TestTurnRecordEncoding(t *testing.T) {
 	empty := gen
 	empty.ResponseTokenIDs, empty.ResponseLogprobs = []int32{}, []float32{}
 	linked := linkedAct(gen, act)
+	return []TurnRecord{gen, act, tool, none, empty, linked}
+}
 
+// TestTurnRecordEncoding pins the JSON encoding (golden) and checks that it
+// round-trips exactly, including null versus empty token lists.
+func TestTurnRecordEncoding(t *testing.T) {
 	var all []byte
-	for _, r := range []TurnRecord{gen, act, tool, none, empty, linked} {
+	for _, r := range encodingRecords() {
 		b, err := MarshalTurnRecord(&r)
 		if err != nil {
 			t.Fatal(err)
@@ -65,7 +70,104 @@ func TestTurnRecordEncoding(t *testing.T) {
 		}
 		all = append(all, b...)
 	}
-	golden(t, "turnrecords.jsonl", all)
+	if strings.Contains(string(all), `"prompt_token_ids"`) || !strings.Contains(string(all), `"response_logprobs_f32le":"`) {
+		t.Errorf("token arrays are not in the binary form:\n%s", all)
+	}
+	golden(t, "turnrecords-v2.jsonl", all)
+}
+
+// TestTurnRecordReadsVersion1: records written by builds before the binary
+// token arrays (testdata/turnrecords-v1.jsonl, written by such a build from
+// the same records) decode to exactly the same records, null and empty
+// arrays apart, and encode again in the current version.
+func TestTurnRecordReadsVersion1(t *testing.T) {
+	data, err := os.ReadFile("testdata/turnrecords-v1.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+	want := encodingRecords()
+	if len(lines) != len(want) {
+		t.Fatalf("%d version 1 lines, want %d", len(lines), len(want))
+	}
+	for i, line := range lines {
+		if !strings.Contains(line, `"v":1,`) {
+			t.Fatalf("line %d is not a version 1 record: %s", i+1, line)
+		}
+		got, err := UnmarshalTurnRecord([]byte(line))
+		if err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		w := want[i]
+		w.Version = 1
+		if !reflect.DeepEqual(got, w) {
+			t.Fatalf("line %d:\n got %+v\nwant %+v", i+1, got, w)
+		}
+		got.Version = 0
+		again, err := MarshalTurnRecord(&got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v2, err := UnmarshalTurnRecord(again)
+		w.Version = TurnRecordVersion
+		if err != nil || !reflect.DeepEqual(v2, w) {
+			t.Fatalf("line %d re-encoded: %v\n got %+v\nwant %+v", i+1, err, v2, w)
+		}
+	}
+	got := v1Record(t, `"prompt_token_ids":[198,151644,872]`)
+	if got.PromptTokenIDs[1] != 151644 {
+		t.Fatalf("hand-written version 1 record: %+v", got.PromptTokenIDs)
+	}
+}
+
+// v1Record decodes the first record of the version 1 golden with its
+// prompt_token_ids key replaced by field.
+func v1Record(t *testing.T, field string) TurnRecord {
+	t.Helper()
+	data, err := os.ReadFile("testdata/turnrecords-v1.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	line = strings.Replace(line, `"prompt_token_ids":[198,151644,872]`, field, 1)
+	got, err := UnmarshalTurnRecord([]byte(line))
+	if err != nil {
+		t.Fatalf("%s: %v", field, err)
+	}
+	return got
+}
+
+// TestTurnRecordTokenArrays: the binary arrays keep every int32 and every
+// float32 bit pattern that JSON could carry (extremes, negative zero,
+// subnormals), and NaN or infinite logprobs are refused as before.
+func TestTurnRecordTokenArrays(t *testing.T) {
+	gen, _ := sampleRecords()
+	gen.PromptTokenIDs = []int32{0, -1, math.MaxInt32, math.MinInt32, 1 << 24}
+	gen.ResponseTokenIDs = []int32{7}
+	gen.ResponseLogprobs = []float32{float32(math.Copysign(0, -1)), math.SmallestNonzeroFloat32, -math.MaxFloat32, -1e-30}
+	b, err := MarshalTurnRecord(&gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := UnmarshalTurnRecord(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.PromptTokenIDs, gen.PromptTokenIDs) || !reflect.DeepEqual(got.ResponseTokenIDs, gen.ResponseTokenIDs) {
+		t.Errorf("ids: got %v %v", got.PromptTokenIDs, got.ResponseTokenIDs)
+	}
+	for i, lp := range gen.ResponseLogprobs {
+		if math.Float32bits(got.ResponseLogprobs[i]) != math.Float32bits(lp) {
+			t.Errorf("logprob %d: got %v (bits %x), want %v", i, got.ResponseLogprobs[i], math.Float32bits(got.ResponseLogprobs[i]), lp)
+		}
+	}
+	for _, lp := range []float32{float32(math.NaN()), float32(math.Inf(-1))} {
+		bad := gen
+		bad.ResponseLogprobs = []float32{-0.5, lp}
+		if _, err := MarshalTurnRecord(&bad); err == nil || !strings.Contains(err.Error(), "response_logprobs[1]") {
+			t.Errorf("logprob %v: MarshalTurnRecord error %v, want one naming response_logprobs[1]", lp, err)
+		}
+	}
 }
 
 func TestTurnRecordRejects(t *testing.T) {
@@ -96,10 +198,14 @@ func TestTurnRecordRejects(t *testing.T) {
 	}
 	b, _ := MarshalTurnRecord(&gen)
 	for name, data := range map[string]string{
-		"unknown key":   strings.Replace(string(b), `"v":1,`, `"v":1,"colour":"red",`, 1),
-		"other version": strings.Replace(string(b), `"v":1,`, `"v":2,`, 1),
-		"trailing":      string(b) + "{}",
-		"not JSON":      "hello",
+		"unknown key":             strings.Replace(string(b), `"v":2,`, `"v":2,"colour":"red",`, 1),
+		"other version":           strings.Replace(string(b), `"v":2,`, `"v":3,`, 1),
+		"v2 with JSON arrays":     strings.Replace(string(b), `"v":2,`, `"v":2,"prompt_token_ids":[1,2],`, 1),
+		"v1 with binary arrays":   strings.Replace(string(b), `"v":2,`, `"v":1,`, 1),
+		"ids not a multiple of 4": strings.Replace(string(b), `"prompt_token_ids_i32le":"xgAAAFxQAgBoAwAA"`, `"prompt_token_ids_i32le":"xgAAAFxQAgBoAw=="`, 1),
+		"logprob NaN":             strings.Replace(string(b), `"response_logprobs_f32le":"`, `"response_logprobs_f32le":"AADAfw`, 1),
+		"trailing":                string(b) + "{}",
+		"not JSON":                "hello",
 	} {
 		if _, err := UnmarshalTurnRecord([]byte(data)); err == nil {
 			t.Errorf("%s: UnmarshalTurnRecord accepted it", name)

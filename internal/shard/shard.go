@@ -183,12 +183,9 @@ func Write(ctx context.Context, store blob.Store, in Input, opts ...Option) (sch
 	if err != nil {
 		return schema.Manifest{}, fmt.Errorf("shard %s: %w: %w", keys.Manifest, ErrInvalidTurns, err)
 	}
-	var tf, ef bytes.Buffer
-	if err := schema.WriteTurns(&tf, turnRows); err != nil {
-		return schema.Manifest{}, fmt.Errorf("shard %s: %w: %w", keys.Turns, ErrInvalidTurns, err)
-	}
-	if err := schema.WriteEpisodes(&ef, episodeRows); err != nil {
-		return schema.Manifest{}, fmt.Errorf("shard %s: %w: %w", keys.Episodes, ErrInvalidTurns, err)
+	tf, ef, err := encodeFiles(keys, turnRows, episodeRows)
+	if err != nil {
+		return schema.Manifest{}, err
 	}
 	m := schema.Manifest{
 		SchemaVersion: schema.SchemaVersion,
@@ -250,6 +247,25 @@ func Write(ctx context.Context, store blob.Store, in Input, opts ...Option) (sch
 		return schema.Manifest{}, fmt.Errorf("commit shard: %w", err)
 	}
 	return m, nil
+}
+
+// encodeFiles encodes the turns and the episodes files at once, one
+// goroutine each (they share nothing, and each is mostly zstd), and
+// reports the turns file's error first when both fail, so the error does
+// not depend on which finished first.
+func encodeFiles(keys schema.Shard, turnRows []schema.TurnRow, episodeRows []schema.EpisodeRow) (tf, ef *bytes.Buffer, err error) {
+	tf, ef = new(bytes.Buffer), new(bytes.Buffer)
+	done := make(chan error, 1)
+	go func() { done <- schema.WriteEpisodes(ef, episodeRows) }()
+	terr := schema.WriteTurns(tf, turnRows)
+	eerr := <-done
+	if terr != nil {
+		return nil, nil, fmt.Errorf("shard %s: %w: %w", keys.Turns, ErrInvalidTurns, terr)
+	}
+	if eerr != nil {
+		return nil, nil, fmt.Errorf("shard %s: %w: %w", keys.Episodes, ErrInvalidTurns, eerr)
+	}
+	return tf, ef, nil
 }
 
 func readManifest(ctx context.Context, store blob.Store, key string) (schema.Manifest, bool, error) {

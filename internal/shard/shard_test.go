@@ -3,6 +3,7 @@ package shard_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -859,4 +860,63 @@ func TestAllFailed(t *testing.T) {
 	if rows := readDuckDB[schema.TurnRow](t, tf); len(rows) != 0 {
 		t.Fatalf("duckdb: %d turn rows in an all-failed shard", len(rows))
 	}
+}
+
+// TestVersion1TurnLogSameBytes: a turn log written in the version 1
+// encoding (token arrays as JSON numbers), wholly or for the first turns
+// of each episode as by a worker upgraded mid-job, commits to exactly the
+// bytes of the same turn log in the current encoding.
+func TestVersion1TurnLogSameBytes(t *testing.T) {
+	ctx := context.Background()
+	want := reference(t, small)
+	for _, v1Turns := range []int{1, 2, 1 << 20} {
+		t.Run(fmt.Sprintf("version1_turns=%d", v1Turns), func(t *testing.T) {
+			s, err := blob.Open(ctx, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := small
+			o.Version1Turns = v1Turns
+			b := shardtest.Write(ctx, t, s, o)
+			v1, v2 := countVersions(t, s, small.Job)
+			if v1 == 0 || (v1Turns < 4) != (v2 > 0) {
+				t.Fatalf("turn log holds %d version 1 and %d version 2 objects", v1, v2)
+			}
+			if _, err := shard.Write(ctx, s, b.Input); err != nil {
+				t.Fatal(err)
+			}
+			sameObjects(t, "version 1 turn log", shardObjects(t, s, small.Job), want)
+		})
+	}
+}
+
+// countVersions counts the turn-log objects of job whose first record is
+// in the version 1 and in the version 2 encoding.
+func countVersions(t *testing.T, s blob.Store, job string) (v1, v2 int) {
+	t.Helper()
+	ctx := context.Background()
+	infos, err := s.List(ctx, job+"/_turns/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, info := range infos {
+		data, err := blob.ReadAll(ctx, s, info.Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line, _, _ := bytes.Cut(data, []byte("\n"))
+		var rec struct {
+			V int `json:"v"`
+		}
+		if err := json.Unmarshal(line, &rec); err != nil {
+			t.Fatalf("%s: %v", info.Key, err)
+		}
+		switch rec.V {
+		case 1:
+			v1++
+		case 2:
+			v2++
+		}
+	}
+	return v1, v2
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/quarry-rl/quarry/internal/blob"
+	"github.com/quarry-rl/quarry/internal/shard/shardtest"
 	"github.com/quarry-rl/quarry/internal/turnlog"
 	"github.com/quarry-rl/quarry/schema"
 )
@@ -269,5 +270,37 @@ func TestReadCancelled(t *testing.T) {
 	cancel()
 	if _, err := turnlog.ReadEpisode(ctx, s, head); !errors.Is(err, context.Canceled) {
 		t.Fatalf("ReadEpisode with a cancelled context: %v", err)
+	}
+}
+
+// TestReadVersion1Records: a worker upgraded mid-episode resumes from
+// records written before the binary token arrays: an episode whose first
+// turns are version 1 records (token arrays as JSON numbers) reads back
+// with the same turns.
+func TestReadVersion1Records(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	head, want := writeChain(t, s, 5, 3)
+	for turn := range 2 {
+		for _, rec := range []*schema.TurnRecord{&want[turn].Gen, &want[turn].Act} {
+			data, err := shardtest.MarshalVersion1(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := blob.PutBytes(ctx, s, rec.Key(), data); err != nil {
+				t.Fatal(err)
+			}
+			rec.Version = 1
+		}
+	}
+	got, err := turnlog.ReadEpisode(ctx, s, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("ReadEpisode:\n got %+v\nwant %+v", got, want)
+	}
+	if got[0].Gen.Version != 1 || got[2].Gen.Version != schema.TurnRecordVersion || got[1].Gen.ResponseLogprobs[1] != -0.25 {
+		t.Fatalf("versions %d and %d, logprobs %v", got[0].Gen.Version, got[2].Gen.Version, got[1].Gen.ResponseLogprobs)
 	}
 }

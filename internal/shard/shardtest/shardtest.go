@@ -10,6 +10,7 @@ package shardtest
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -39,6 +40,12 @@ type Options struct {
 	Turns int
 	// NoFailure leaves out the failed episode (episode 4).
 	NoFailure bool
+	// Version1Turns writes the records of turns below it, and every
+	// bundle when it is positive, in the version 1 encoding (token arrays
+	// as JSON numbers), as a build before the binary arrays wrote them: an
+	// episode longer than that is one a worker upgraded mid-episode wrote.
+	// The expected rows do not change.
+	Version1Turns int
 }
 
 func (o Options) withDefaults() Options {
@@ -149,11 +156,73 @@ type writer struct {
 
 func (w *writer) put(rec *schema.TurnRecord) schema.TurnRef {
 	w.t.Helper()
+	if rec.Turn < w.o.Version1Turns {
+		data, err := MarshalVersion1(rec)
+		if err == nil {
+			err = blob.PutBytes(w.ctx, w.store, rec.Key(), data)
+		}
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		return rec.Ref()
+	}
 	ref, err := turnlog.PutRecord(w.ctx, w.store, rec)
 	if err != nil {
 		w.t.Fatal(err)
 	}
 	return ref
+}
+
+func (w *writer) putBundle(b *schema.Bundle) schema.TurnRef {
+	w.t.Helper()
+	if w.o.Version1Turns <= 0 {
+		ref, err := turnlog.PutBundle(w.ctx, w.store, b)
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		return ref
+	}
+	var data []byte
+	for i := range b.Records {
+		line, err := MarshalVersion1(&b.Records[i])
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		data = append(data, line...)
+	}
+	if err := blob.PutBytes(w.ctx, w.store, b.Key(), data); err != nil {
+		w.t.Fatal(err)
+	}
+	return b.Ref()
+}
+
+// MarshalVersion1 encodes rec as a build before the binary token arrays
+// did (schema.TurnRecord version 1): one line of JSON with the token
+// arrays as JSON numbers under prompt_token_ids, response_token_ids and
+// response_logprobs. Keys come in another order than that build's, which
+// decoding ignores.
+func MarshalVersion1(rec *schema.TurnRecord) ([]byte, error) {
+	line, err := schema.MarshalTurnRecord(rec)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(line, &m); err != nil {
+		return nil, err
+	}
+	delete(m, "prompt_token_ids_i32le")
+	delete(m, "response_token_ids_i32le")
+	delete(m, "response_logprobs_f32le")
+	m["v"] = json.RawMessage("1")
+	for key, v := range map[string]any{
+		"prompt_token_ids": rec.PromptTokenIDs, "response_token_ids": rec.ResponseTokenIDs, "response_logprobs": rec.ResponseLogprobs,
+	} {
+		if m[key], err = json.Marshal(v); err != nil {
+			return nil, err
+		}
+	}
+	out, err := json.Marshal(m)
+	return append(out, '\n'), err
 }
 
 func (w *writer) ids(n int) []int32 {
@@ -398,11 +467,7 @@ func (w *writer) bundle(ep *shard.Episode, n int) ([]schema.TurnRow, schema.Epis
 		zombie.Records = append(zombie.Records, r)
 	}
 	for _, bb := range []*schema.Bundle{&zombie, &b} {
-		ref, err := turnlog.PutBundle(w.ctx, w.store, bb)
-		if err != nil {
-			w.t.Fatal(err)
-		}
-		ep.Head = ref
+		ep.Head = w.putBundle(bb)
 	}
 	row.NumTurns = int32(n)
 	return turns, row
