@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"os/exec"
@@ -31,9 +32,22 @@ type served struct {
 
 // chatTurn is the part of a served completion the report needs.
 type chatTurn struct {
-	key            string // the episode's first message
-	messages       int
+	// key hashes the request's messages; prev the messages without the
+	// last two (the previous turn's request of the same episode).
+	key, prev      uint64
 	received, done time.Time
+}
+
+// hashMessages hashes the roles and contents of msgs.
+func hashMessages(msgs []openaitest.Message) uint64 {
+	h := fnv.New64a()
+	for _, m := range msgs {
+		h.Write([]byte(m.Role))
+		h.Write([]byte{0})
+		h.Write([]byte(m.Content))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
 }
 
 // serveEndpoint runs the test server in this process (the benchmark's
@@ -55,7 +69,11 @@ func serveEndpoint(latency time.Duration, words int) error {
 			return
 		}
 		mu.Lock()
-		turns = append(turns, chatTurn{body.Messages[0].Content, len(body.Messages), r.Received, r.Done})
+		t := chatTurn{key: hashMessages(body.Messages), received: r.Received, done: r.Done}
+		if n := len(body.Messages); n > 2 {
+			t.prev = hashMessages(body.Messages[:n-2])
+		}
+		turns = append(turns, t)
 		mu.Unlock()
 	}
 	srv := openaitest.New(openaitest.WithPolicy(walkAway(words)), openaitest.WithLatency(latency), openaitest.WithHook(hook))
@@ -134,26 +152,29 @@ func (p *endpointProc) kill() {
 // turnGaps is the mean time between a response and the same episode's next
 // request: the pipeline's own per-turn cost (turn-log write, activity
 // completion, workflow task, Act, scheduling and dispatching the next
-// Generate), the part of a turn that is not the endpoint's latency.
-// Requests are grouped by episode through their first message (the env's
-// intro names a random example guess, distinct per task) and ordered by
-// their message count.
+// Generate), the part of a turn that is not the endpoint's latency. A
+// request's predecessor is the request whose messages are its own without
+// the last two (the reply and the next observation); requests whose
+// messages another request shares (two episodes alike so far, or a retry)
+// are left out.
 func turnGaps(turns []chatTurn) (time.Duration, int) {
-	byEpisode := map[string][]chatTurn{}
-	for _, t := range turns {
-		byEpisode[t.key] = append(byEpisode[t.key], t)
+	byKey := map[uint64]int{}
+	dup := map[uint64]bool{}
+	for i, t := range turns {
+		if _, ok := byKey[t.key]; ok {
+			dup[t.key] = true
+		}
+		byKey[t.key] = i
 	}
 	var sum time.Duration
 	n := 0
-	for _, rs := range byEpisode {
-		slices.SortFunc(rs, func(a, b chatTurn) int { return a.messages - b.messages })
-		for i := 1; i < len(rs); i++ {
-			if rs[i].messages != rs[i-1].messages+2 {
-				continue // two episodes shared an intro; skip the pair
-			}
-			sum += rs[i].received.Sub(rs[i-1].done)
-			n++
+	for _, t := range turns {
+		p, ok := byKey[t.prev]
+		if t.prev == 0 || !ok || dup[t.prev] || dup[t.key] {
+			continue
 		}
+		sum += t.received.Sub(turns[p].done)
+		n++
 	}
 	if n == 0 {
 		return 0, 0
