@@ -6,10 +6,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/quarry-rl/quarry/internal/duckdbtest"
 )
 
 // Counts are what DuckDB finds in a job's committed shards.
@@ -41,13 +42,9 @@ SELECT (SELECT count(*) FROM e) AS episodes,
        (SELECT sum(num_turns) FROM e) AS sum_num_turns,
        (SELECT count(*) FROM t ANTI JOIN e USING (episode_id)) AS orphan_turns,
        (SELECT count(*) FROM t WHERE attempt > 1) AS retried_turns`
-	cmd := exec.CommandContext(ctx, "node", filepath.Join(r.Root, "tools", "duckdb", "read.mjs"), "--sql", q)
-	out, err := cmd.Output()
+	out, err := duckdbtest.Exec(ctx, r.Root, "--sql", q)
 	if err != nil {
-		if ee, ok := err.(*exec.ExitError); ok {
-			return Counts{}, fmt.Errorf("duckdb: %w: %s (install with scripts/deps/duckdb.sh)", err, ee.Stderr)
-		}
-		return Counts{}, fmt.Errorf("duckdb: %w", err)
+		return Counts{}, err
 	}
 	var res struct {
 		Rows []map[string]json.RawMessage `json:"rows"`

@@ -8,12 +8,13 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/quarry-rl/quarry/internal/duckdbtest"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
@@ -171,64 +172,6 @@ func setArrow(dst reflect.Value, arr arrow.Array, i int) error {
 	return nil
 }
 
-// repoRoot finds the module root from the test's working directory.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's working directory")
-		}
-		dir = parent
-	}
-}
-
-// duckResult is what tools/duckdb/read.mjs prints.
-type duckResult struct {
-	Columns []struct {
-		Name string `json:"name"`
-		Type string `json:"type"`
-	} `json:"columns"`
-	Rows     []map[string]any  `json:"rows"`
-	Metadata map[string]string `json:"metadata"`
-}
-
-// runDuckDB runs tools/duckdb/read.mjs with args and decodes its output.
-// A missing node or module fails the test: DuckDB is one of the two
-// readers every shard is checked with.
-func runDuckDB(t *testing.T, args ...string) duckResult {
-	t.Helper()
-	root := repoRoot(t)
-	if _, err := os.Stat(filepath.Join(root, "tools/duckdb/node_modules/@duckdb/node-api/package.json")); err != nil {
-		t.Fatal("DuckDB's node module is missing: run scripts/deps/duckdb.sh")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node not found: run scripts/deps/duckdb.sh")
-	}
-	cmd := exec.Command(node, append([]string{filepath.Join(root, "tools/duckdb/read.mjs")}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("duckdb %v: %v\n%s", args, err, stderr.String())
-	}
-	var res duckResult
-	dec := json.NewDecoder(bytes.NewReader(out))
-	dec.UseNumber()
-	if err := dec.Decode(&res); err != nil {
-		t.Fatalf("duckdb output: %v", err)
-	}
-	return res
-}
-
 // readDuckDB reads a Parquet file with DuckDB into rows of T.
 func readDuckDB[T any](t *testing.T, data []byte) []T {
 	t.Helper()
@@ -236,7 +179,7 @@ func readDuckDB[T any](t *testing.T, data []byte) []T {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res := runDuckDB(t, path)
+	res := duckdbtest.Run(t, path)
 	if got := res.Metadata[schema.MetaSchemaVersion]; got != strconv.Itoa(schema.SchemaVersion) {
 		t.Fatalf("duckdb: %s = %q, want %d", schema.MetaSchemaVersion, got, schema.SchemaVersion)
 	}

@@ -1,18 +1,16 @@
 package reporttest
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/quarry-rl/quarry/internal/duckdbtest"
 
 	"github.com/quarry-rl/quarry/internal/blob"
 	"github.com/quarry-rl/quarry/internal/shard"
@@ -126,7 +124,7 @@ func CheckNumbers(t *testing.T, p *Page, root, job string) {
 	t.Helper()
 	with := Relations(t, root, job)
 	for _, q := range Queries {
-		rows := runDuckDB(t, with+q.SQL)
+		rows := duckdbtest.Run(t, "--sql", with+q.SQL).Rows
 		page, ok := p.Tables[q.Table]
 		if !ok {
 			t.Errorf("table %s is missing from the page", q.Table)
@@ -209,53 +207,4 @@ func keys[V any](m map[string]V) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// runDuckDB runs one query with tools/duckdb/read.mjs and returns its rows.
-// A missing node or module fails the test: DuckDB is the independent
-// reader the report is checked against.
-func runDuckDB(t *testing.T, sql string) []map[string]any {
-	t.Helper()
-	root := repoRoot(t)
-	if _, err := os.Stat(filepath.Join(root, "tools/duckdb/node_modules/@duckdb/node-api/package.json")); err != nil {
-		t.Fatal("DuckDB's node module is missing: run scripts/deps/duckdb.sh")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node not found: run scripts/deps/duckdb.sh")
-	}
-	cmd := exec.Command(node, filepath.Join(root, "tools/duckdb/read.mjs"), "--sql", sql)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("duckdb: %v\n%s\nquery: %s", err, stderr.String(), sql)
-	}
-	var res struct {
-		Rows []map[string]any `json:"rows"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(out))
-	dec.UseNumber()
-	if err := dec.Decode(&res); err != nil {
-		t.Fatalf("duckdb output: %v", err)
-	}
-	return res.Rows
-}
-
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's working directory")
-		}
-		dir = parent
-	}
 }
