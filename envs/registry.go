@@ -322,12 +322,27 @@ func (b optionsBuilder[O]) checkDefaults() error {
 }
 
 func (b optionsBuilder[O]) build(id string, options map[string]any) (Env, error) {
+	opts, err := b.decode(id, options)
+	if err != nil {
+		return nil, err
+	}
+	e, err := b.newEnv(opts)
+	if err != nil {
+		return nil, fmt.Errorf("make %s: %w", id, err)
+	}
+	return e, nil
+}
+
+// decode applies options over a copy of the defaults, then checks their
+// ranges and the struct's own Validate.
+func (b optionsBuilder[O]) decode(id string, options map[string]any) (O, error) {
 	// A fresh copy of the defaults for every build: decoding into b.def
 	// itself would write through its pointer fields into the registered
 	// defaults, leaking one caller's options into every later Make.
+	var zero O
 	opts, err := copyOptions(b.def)
 	if err != nil {
-		return nil, &OptionError{Env: id, Reason: "copy defaults: " + err.Error()}
+		return zero, &OptionError{Env: id, Reason: "copy defaults: " + err.Error()}
 	}
 	if len(options) > 0 {
 		known := optionNames(b.def)
@@ -342,15 +357,15 @@ func (b optionsBuilder[O]) build(id string, options map[string]any) (Env, error)
 				if len(known) > 0 {
 					reason = "unknown option; known options: " + strings.Join(known, ", ")
 				}
-				return nil, &OptionError{Env: id, Option: k, Reason: reason}
+				return zero, &OptionError{Env: id, Option: k, Reason: reason}
 			}
 		}
 		if err := decodeStrict(options, &opts); err != nil {
-			return nil, optionError(id, err)
+			return zero, optionError(id, err)
 		}
 		if err := checkBounds(opts, b.bs); err != nil {
 			err.Env = id
-			return nil, err
+			return zero, err
 		}
 	}
 	if v, ok := any(opts).(Validator); ok {
@@ -358,16 +373,12 @@ func (b optionsBuilder[O]) build(id string, options map[string]any) (Env, error)
 			var oe *OptionError
 			if errors.As(err, &oe) {
 				oe.Env = id
-				return nil, oe
+				return zero, oe
 			}
-			return nil, &OptionError{Env: id, Reason: err.Error()}
+			return zero, &OptionError{Env: id, Reason: err.Error()}
 		}
 	}
-	e, err := b.newEnv(opts)
-	if err != nil {
-		return nil, fmt.Errorf("make %s: %w", id, err)
-	}
-	return e, nil
+	return opts, nil
 }
 
 // copyOptions deep-copies an options struct through its JSON form.
@@ -437,4 +448,80 @@ func optionNames(def any) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// OptionsWith is Options for an env whose options are two JSON-tagged
+// structs shown as one flat set: O, the task's own, and X, options a variant
+// adds (a retry variant's attempt limit). Their JSON names must not overlap.
+// Each struct is decoded, bounded and validated as Options does.
+func OptionsWith[O, X any](defaults O, extra X, newEnv func(O, X) (Env, error)) Builder {
+	bo := Options(defaults, nil).(optionsBuilder[O])
+	bx := Options(extra, nil).(optionsBuilder[X])
+	b := pairBuilder[O, X]{o: bo, x: bx, newEnv: newEnv}
+	for _, n := range optionNames(extra) {
+		if slices.Contains(optionNames(defaults), n) {
+			b.err = fmt.Errorf("option %q is both the task's and the variant's", n)
+		}
+	}
+	return b
+}
+
+type pairBuilder[O, X any] struct {
+	o      optionsBuilder[O]
+	x      optionsBuilder[X]
+	newEnv func(O, X) (Env, error)
+	err    error
+}
+
+func (b pairBuilder[O, X]) defaults() any {
+	m := map[string]any{}
+	for _, d := range []any{b.o.def, b.x.def} {
+		raw, _ := json.Marshal(d)
+		_ = json.Unmarshal(raw, &m)
+	}
+	return m
+}
+
+func (b pairBuilder[O, X]) bounds() []Bound { return append(b.o.bounds(), b.x.bounds()...) }
+
+func (b pairBuilder[O, X]) checkDefaults() error {
+	if b.err != nil {
+		return b.err
+	}
+	if err := b.o.checkDefaults(); err != nil {
+		return err
+	}
+	return b.x.checkDefaults()
+}
+
+func (b pairBuilder[O, X]) build(id string, options map[string]any) (Env, error) {
+	own, extra := map[string]any{}, map[string]any{}
+	xs := optionNames(b.x.def)
+	for k, v := range options {
+		if slices.Contains(xs, k) {
+			extra[k] = v
+		} else {
+			own[k] = v
+		}
+	}
+	o, err := b.o.decode(id, own)
+	if err != nil {
+		// An unknown option lists both structs' names.
+		var oe *OptionError
+		if errors.As(err, &oe) && strings.HasPrefix(oe.Reason, "unknown option") {
+			names := append(optionNames(b.o.def), xs...)
+			slices.Sort(names)
+			oe.Reason = "unknown option; known options: " + strings.Join(names, ", ")
+		}
+		return nil, err
+	}
+	x, err := b.x.decode(id, extra)
+	if err != nil {
+		return nil, err
+	}
+	e, err := b.newEnv(o, x)
+	if err != nil {
+		return nil, fmt.Errorf("make %s: %w", id, err)
+	}
+	return e, nil
 }
