@@ -18,6 +18,11 @@ func registerTasks(r *envs.Registry) error {
 		func(r *envs.Registry) error { return rg.Register(r, lcmTask) },
 		func(r *envs.Registry) error { return rg.Register(r, countBitsTask) },
 		func(r *envs.Registry) error { return rg.Register(r, primeFactorizationTask) },
+		func(r *envs.Registry) error { return rg.Register(r, decimalChainSumTask) },
+		func(r *envs.Registry) error { return rg.Register(r, decimalArithmeticTask) },
+		func(r *envs.Registry) error { return rg.Register(r, bitwiseArithmeticTask) },
+		func(r *envs.Registry) error { return rg.Register(r, powerFunctionTask) },
+		func(r *envs.Registry) error { return rg.Register(r, legCountingTask) },
 	} {
 		if err := reg(r); err != nil {
 			return fmt.Errorf("arithmetic: %w", err)

@@ -28,6 +28,7 @@ func TestSuite(t *testing.T) {
 // taskNames are the family's reasoning-gym datasets besides basic_arithmetic.
 var taskNames = []string{
 	"chain_sum", "count_bits", "gcd", "lcm", "prime_factorization", "products",
+	"decimal_chain_sum", "decimal_arithmetic", "bitwise_arithmetic", "power_function", "leg_counting",
 }
 
 // TestRegister: Register adds basic_arithmetic and every task, with the
