@@ -119,8 +119,16 @@ func rangeError(what string, maxSet bool, lo, hi int) error {
 	return &envs.OptionError{Option: "min_" + what, Reason: fmt.Sprintf("%d exceeds max_%s %d", lo, what, hi)}
 }
 
-// Register adds rg:basic_arithmetic.
+// Register adds rg:basic_arithmetic and the family's other tasks
+// (registerTasks, tasks.go).
 func Register(r *envs.Registry) error {
+	if err := registerBasic(r); err != nil {
+		return err
+	}
+	return registerTasks(r)
+}
+
+func registerBasic(r *envs.Registry) error {
 	return r.Register(envs.Spec{
 		ID:          ID,
 		Description: "reasoning-gym basic_arithmetic: evaluate an integer expression (+ - * exact /, parentheses, negation); answer in \\boxed{}.",
