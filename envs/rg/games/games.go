@@ -24,6 +24,8 @@ func Register(r *envs.Registry) error {
 		registerMiniSudoku,
 		registerSudoku,
 		registerMahjong,
+		registerHanoi,
+		registerMaze,
 	} {
 		if err := reg(r); err != nil {
 			return err

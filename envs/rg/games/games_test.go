@@ -2,6 +2,7 @@ package rggames
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -237,3 +238,7 @@ func TestMahjongRules(t *testing.T) {
 		{Options: map[string]any{"max_num_rounds": 1001}, Option: "max_num_rounds"},
 	})
 }
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func atoi(s string) int { i, _ := strconv.Atoi(s); return i }
