@@ -189,6 +189,41 @@ func TestMemoryLimitBoundsTheWholeTree(t *testing.T) {
 	assertNoLeftovers(t, s)
 }
 
+// Four processes spinning at once get one CPU between them: the tree's CPU
+// time never exceeds its wall time (plus one scheduling period), where on
+// this 2-CPU host without the cpu cgroup it would be about twice that.
+func TestCPUBoundsTheWholeTree(t *testing.T) {
+	s := newTestSandbox(t, Options{Slots: 1, UIDBase: 61315})
+	if !s.Enforced().CPU {
+		t.Fatal("no cpu cgroup in force on this host: this machine kind offers cgroup v1 cpu")
+	}
+	ws := newTestWorkspace(t, s)
+	res := mustRun(t, ws, Cmd{Args: []string{"/usr/bin/python3", "-c", `
+import os, time
+start = time.monotonic()
+for i in range(4):
+    if os.fork() == 0:
+        while time.monotonic() - start < 1.5:
+            pass
+        os._exit(0)
+for i in range(4):
+    os.wait()
+t = os.times()
+print("cpu %.3f wall %.3f" % (t.children_user + t.children_system, time.monotonic() - start))
+`}, Limits: Limits{Wall: 30 * time.Second}})
+	var cpu, wall float64
+	if _, err := fmt.Sscanf(string(res.Stdout), "cpu %g wall %g", &cpu, &wall); err != nil {
+		t.Fatalf("no report (%v): %+v stderr %q", err, res, res.Stderr)
+	}
+	t.Logf("4 spinners: %.2f s of CPU in %.2f s", cpu, wall)
+	if cpu > wall+0.3 {
+		t.Fatalf("the tree used %.2f s of CPU in %.2f s: more than one CPU", cpu, wall)
+	}
+	if cpu < 0.5 {
+		t.Fatalf("the spinners used %.2f s of CPU: they did not run", cpu)
+	}
+}
+
 // A disk filler stops at the workspace's quota with ENOSPC, and so does a
 // file-count filler; the host folder never holds more than the quota.
 func TestWorkspaceQuota(t *testing.T) {
