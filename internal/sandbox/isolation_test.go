@@ -48,9 +48,12 @@ func helper(spec string) int {
 	return 1
 }
 
-// startHelper starts the helper worker and waits until its sandbox runs a
-// process as uid. The killed helper's workspace stays mounted until the
-// test ends.
+// startHelper starts the helper worker and waits until its command runs:
+// bwrap, the sandbox's init, the shell and its two sleeps (5 processes of
+// uid). Before that the init still waits for the helper's go-ahead on a
+// pipe, and a killed helper would end it by closing the pipe, whatever the
+// parent-death signals do. The killed helper's workspace stays mounted
+// until the test ends.
 func startHelper(t *testing.T, uid int) *helperProc {
 	t.Helper()
 	base := filepath.Join(searchableTempDir(t), "base")
@@ -70,9 +73,9 @@ func startHelper(t *testing.T, uid int) *helperProc {
 	h := &helperProc{Cmd: c, done: make(chan struct{})}
 	go func() { c.Wait(); close(h.done) }()
 	t.Cleanup(h.kill)
-	waitUntil(t, 10*time.Second, "the helper's sandbox runs", func() bool {
+	waitUntil(t, 10*time.Second, "the helper's command runs", func() bool {
 		n, _ := countProcesses(uid, uid+1)
-		return n >= 2
+		return n >= 5
 	})
 	return h
 }
