@@ -48,9 +48,12 @@ func helper(spec string) int {
 	return 1
 }
 
-// startHelper starts the helper worker and waits until its sandbox runs a
-// process as uid. The killed helper's workspace stays mounted until the
-// test ends.
+// startHelper starts the helper worker and waits until its command runs:
+// bwrap, the sandbox's init, the shell and its two sleeps (5 processes of
+// uid). Before that the init still waits for the helper's go-ahead on a
+// pipe, and a killed helper would end it by closing the pipe, whatever the
+// parent-death signals do. The killed helper's workspace stays mounted
+// until the test ends.
 func startHelper(t *testing.T, uid int) *helperProc {
 	t.Helper()
 	base := filepath.Join(searchableTempDir(t), "base")
@@ -70,9 +73,9 @@ func startHelper(t *testing.T, uid int) *helperProc {
 	h := &helperProc{Cmd: c, done: make(chan struct{})}
 	go func() { c.Wait(); close(h.done) }()
 	t.Cleanup(h.kill)
-	waitUntil(t, 10*time.Second, "the helper's sandbox runs", func() bool {
+	waitUntil(t, 10*time.Second, "the helper's command runs", func() bool {
 		n, _ := countProcesses(uid, uid+1)
-		return n >= 2
+		return n >= 5
 	})
 	return h
 }
@@ -187,6 +190,41 @@ func TestMemoryLimitBoundsTheWholeTree(t *testing.T) {
 		t.Fatalf("%d × 32 MiB held under a %d MiB limit (peak %d, limited %v)", holding, limit>>20, res.MemoryPeak, res.MemoryLimited)
 	}
 	assertNoLeftovers(t, s)
+}
+
+// Four processes spinning at once get one CPU between them: the tree's CPU
+// time never exceeds its wall time (plus one scheduling period), where on
+// this 2-CPU host without the cpu cgroup it would be about twice that.
+func TestCPUBoundsTheWholeTree(t *testing.T) {
+	s := newTestSandbox(t, Options{Slots: 1, UIDBase: 61315})
+	if !s.Enforced().CPU {
+		t.Fatal("no cpu cgroup in force on this host: this machine kind offers cgroup v1 cpu")
+	}
+	ws := newTestWorkspace(t, s)
+	res := mustRun(t, ws, Cmd{Args: []string{"/usr/bin/python3", "-c", `
+import os, time
+start = time.monotonic()
+for i in range(4):
+    if os.fork() == 0:
+        while time.monotonic() - start < 1.5:
+            pass
+        os._exit(0)
+for i in range(4):
+    os.wait()
+t = os.times()
+print("cpu %.3f wall %.3f" % (t.children_user + t.children_system, time.monotonic() - start))
+`}, Limits: Limits{Wall: 30 * time.Second}})
+	var cpu, wall float64
+	if _, err := fmt.Sscanf(string(res.Stdout), "cpu %g wall %g", &cpu, &wall); err != nil {
+		t.Fatalf("no report (%v): %+v stderr %q", err, res, res.Stderr)
+	}
+	t.Logf("4 spinners: %.2f s of CPU in %.2f s", cpu, wall)
+	if cpu > wall+0.3 {
+		t.Fatalf("the tree used %.2f s of CPU in %.2f s: more than one CPU", cpu, wall)
+	}
+	if cpu < 0.5 {
+		t.Fatalf("the spinners used %.2f s of CPU: they did not run", cpu)
+	}
 }
 
 // A disk filler stops at the workspace's quota with ENOSPC, and so does a

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -396,5 +398,39 @@ func TestPythonPresets(t *testing.T) {
 	}
 	if res := step("{preset: python_tool_no_int_reward}", raise); !strings.Contains(res.Observation, "Traceback") {
 		t.Errorf("python_tool_no_int_reward keeps the traceback: %q", res.Observation)
+	}
+}
+
+// A python sandbox that could not start once is tried again on the next
+// session: the failure is ErrUnavailable (the activity's retried
+// ToolUnavailable), and the host does not remember it.
+func TestSandboxFailureIsNotRemembered(t *testing.T) {
+	dir := sandboxtest.Dir(t)
+	blocker := filepath.Join(dir, "base")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil { // the base dir cannot be made under a file
+		t.Fatal(err)
+	}
+	host := &toolset.Host{Sandbox: sandbox.Options{BaseDir: filepath.Join(blocker, "sub"), UIDBase: 63110, Slots: 1}}
+	t.Cleanup(host.CloseAll)
+	set, err := host.Set(context.Background(), &schema.ToolsSpec{Python: &schema.PythonToolSpec{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool, _ := set.Tool("python")
+	if _, _, err := host.Session(context.Background(), "e1", tool); !errors.Is(err, toolset.ErrUnavailable) {
+		t.Fatalf("session on an unmakeable sandbox: err = %v, want ErrUnavailable", err)
+	}
+	if err := os.Remove(blocker); err != nil {
+		t.Fatal(err)
+	}
+	s, release, err := host.Session(context.Background(), "e1", tool)
+	if err != nil {
+		t.Fatalf("session once the sandbox can start: %v", err)
+	}
+	defer release()
+	call, _ := tool.Parse("<python>print(6 * 7)</python>")
+	res, err := toolenv.Execute(context.Background(), s, call)
+	if err != nil || !strings.Contains(res.Observation, "42") {
+		t.Fatalf("call after the retry: %+v, %v", res, err)
 	}
 }
