@@ -23,18 +23,22 @@ const (
 	MaxEndpoints = 64
 	MaxStops     = 16
 	// MaxTokensLimit is the largest max_tokens (a 1M-token context).
-	MaxTokensLimit       = 1 << 20
-	MaxConcurrency       = 4096
-	MaxBatchesInFlight   = 256
-	MaxEpisodesInFlight  = 4096 // = MaxBatchSize: more than a batch never run at once
-	MaxToolUsesLimit     = 1000
-	MaxEpisodeTimeout    = Duration(7 * 24 * time.Hour)
-	MaxRequestTimeout    = Duration(2 * time.Hour)
-	MaxPythonTimeout     = Duration(5 * time.Minute) // the ToolCall activity's own cap is 10m
-	MaxSearchTimeout     = Duration(5 * time.Minute)
-	MaxNameLen           = 512      // model, policy_version, template
-	MaxPromptText        = 16 << 10 // template_text, system_prompt: copied into every turn's input
-	MaxSpecDocumentBytes = 1 << 20
+	MaxTokensLimit      = 1 << 20
+	MaxConcurrency      = 4096
+	MaxBatchesInFlight  = 256
+	MaxEpisodesInFlight = 4096 // = MaxBatchSize: more than a batch never run at once
+	MaxToolUsesLimit    = 1000
+	// MaxToolRewardMagnitude bounds tool_reward, tool_success_reward and
+	// tool_error_reward: a NaN or infinite reward (YAML's .nan, .inf) would
+	// fail the shard's row validation only after the batch was played.
+	MaxToolRewardMagnitude = 1e6
+	MaxEpisodeTimeout      = Duration(7 * 24 * time.Hour)
+	MaxRequestTimeout      = Duration(2 * time.Hour)
+	MaxPythonTimeout       = Duration(5 * time.Minute) // the ToolCall activity's own cap is 10m
+	MaxSearchTimeout       = Duration(5 * time.Minute)
+	MaxNameLen             = 512      // model, policy_version, template
+	MaxPromptText          = 16 << 10 // template_text, system_prompt: copied into every turn's input
+	MaxSpecDocumentBytes   = 1 << 20
 )
 
 // Temporal's limits (server defaults, v1.32 dynamic config) and the share of
@@ -131,6 +135,14 @@ func (s JobSpec) checkBounds(add func(path, format string, args ...any)) {
 		}
 		if t.Search != nil {
 			at("tools.search.timeout", t.Search.Timeout, MaxSearchTimeout)
+		}
+		for _, r := range []struct {
+			path string
+			v    *float64
+		}{{"tools.tool_reward", t.ToolReward}, {"tools.tool_success_reward", t.ToolSuccessReward}, {"tools.tool_error_reward", t.ToolErrorReward}} {
+			if r.v != nil && !(*r.v >= -MaxToolRewardMagnitude && *r.v <= MaxToolRewardMagnitude) {
+				add(r.path, "%v: want a finite reward from %g to %g", *r.v, -MaxToolRewardMagnitude, MaxToolRewardMagnitude)
+			}
 		}
 	}
 }

@@ -2,8 +2,11 @@ package schema
 
 import (
 	"errors"
+	"math"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // goodSpec is goodYAML decoded and defaulted.
@@ -140,4 +143,61 @@ func TestBillionLaughs(t *testing.T) {
 	if _, err := ParseJobSpec(big); err == nil || !strings.Contains(err.Error(), "want at most 1.0 MiB") {
 		t.Errorf("ParseJobSpec(1 MiB) = %v, want a size refusal", err)
 	}
+}
+
+// TestEveryNumberIsRefusedOutOfRange sets each number of a spec that
+// TestNumbersHaveUpperBounds does not cover far out of range (huge, NaN or
+// infinite) and wants the error to name that field.
+func TestEveryNumberIsRefusedOutOfRange(t *testing.T) {
+	const big = 1 << 40
+	nan, inf := math.NaN(), math.Inf(1)
+	ptr := func(v float64) *float64 { return &v }
+	iptr := func(v int) *int { return &v }
+	python := func(s *JobSpec) *ToolsSpec {
+		s.Tools = &ToolsSpec{Preset: "python_tool"}
+		return s.Tools
+	}
+	for _, tt := range []struct {
+		path   string
+		mutate func(*JobSpec)
+	}{
+		{"batch_size", func(s *JobSpec) { s.BatchSize = big }},
+		{"gamma", func(s *JobSpec) { s.Gamma = ptr(nan) }},
+		{"envs[0].weight", func(s *JobSpec) { s.Envs[0].Weight = ptr(inf) }},
+		{"envs[0].weight", func(s *JobSpec) { s.Envs[0].Weight = ptr(nan) }},
+		{"episode.max_attempts", func(s *JobSpec) { s.Episode.MaxAttempts = big }},
+		{"episode.heartbeat_timeout", func(s *JobSpec) { s.Episode.HeartbeatTimeout = Duration(1 << 62) }},
+		{"episode.max_failed_fraction", func(s *JobSpec) { s.Episode.MaxFailedFraction = ptr(nan) }},
+		{"policy.openai.sampling.temperature", func(s *JobSpec) { s.Policy.OpenAI.Sampling.Temperature = ptr(inf) }},
+		{"policy.openai.sampling.top_p", func(s *JobSpec) { s.Policy.OpenAI.Sampling.TopP = ptr(nan) }},
+		{"policy.openai.sampling.max_tokens", func(s *JobSpec) { s.Policy.OpenAI.Sampling.MaxTokens = -1 }},
+		{"policy.openai.endpoint_concurrency", func(s *JobSpec) { s.Policy.OpenAI.EndpointConcurrency = big }},
+		{"tools.max_tool_uses", func(s *JobSpec) { python(s).MaxToolUses = iptr(big) }},
+		{"tools.python.timeout", func(s *JobSpec) { python(s).Python = &PythonToolSpec{Timeout: Duration(1 << 62)} }},
+		{"tools.search.topk", func(s *JobSpec) {
+			s.Tools = &ToolsSpec{Search: &SearchToolSpec{URL: "http://127.0.0.1:1/retrieve", TopK: big, Timeout: Duration(time.Second)}}
+		}},
+		{"tools.tool_reward", func(s *JobSpec) { python(s).ToolReward = ptr(nan) }},
+		{"tools.tool_success_reward", func(s *JobSpec) { python(s).ToolSuccessReward = ptr(inf) }},
+		{"tools.tool_error_reward", func(s *JobSpec) {
+			s.Tools = &ToolsSpec{Preset: "python_tool_no_int_reward", ToolErrorReward: ptr(-1e300)}
+		}},
+		{"online.steps", func(s *JobSpec) { s.Online = &Online{Steps: big} }},
+		{"online.max_batches_ahead", func(s *JobSpec) { s.Online = &Online{Consumers: []string{"t"}, MaxBatchesAhead: big} }},
+		{"online.max_version_lag", func(s *JobSpec) { s.Online = &Online{MaxVersionLag: iptr(big)} }},
+	} {
+		s := goodSpec(t)
+		tt.mutate(&s)
+		s = s.WithDefaults()
+		var se SpecError
+		if !errors.As(s.Validate(), &se) || !slices.ContainsFunc(se, func(fe FieldError) bool { return fe.Path == tt.path }) {
+			t.Errorf("%s out of range: got %v, want an error naming it", tt.path, s.Validate())
+		}
+	}
+	// From YAML, as a user writes it.
+	s, err := ParseJobSpec([]byte(strings.Replace(goodYAML, "episode:", "tools: {preset: python_tool, tool_reward: .nan}\nepisode:", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantField(t, s.WithDefaults().Validate(), "tools.tool_reward", "want a finite reward")
 }
