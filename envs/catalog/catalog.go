@@ -46,7 +46,7 @@ var registrars = []struct {
 	{"crosswords", crosswords.Register},
 	{"wordsearch", wordsearch.Register},
 	{"towerofhanoi", towerofhanoi.Register},
-	{"rg/arithmetic", arithmetic.Register},
+	{"rg/arithmetic", arithmetic.RegisterBasic},
 }
 
 // Option configures New.

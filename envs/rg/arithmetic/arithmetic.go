@@ -122,13 +122,15 @@ func rangeError(what string, maxSet bool, lo, hi int) error {
 // Register adds rg:basic_arithmetic and the family's other tasks
 // (registerTasks, tasks.go).
 func Register(r *envs.Registry) error {
-	if err := registerBasic(r); err != nil {
+	if err := RegisterBasic(r); err != nil {
 		return err
 	}
 	return registerTasks(r)
 }
 
-func registerBasic(r *envs.Registry) error {
+// RegisterBasic adds rg:basic_arithmetic alone: the catalog's registration
+// until the family's other tasks pass the catalog's checks.
+func RegisterBasic(r *envs.Registry) error {
 	return r.Register(envs.Spec{
 		ID:          ID,
 		Description: "reasoning-gym basic_arithmetic: evaluate an integer expression (+ - * exact /, parentheses, negation); answer in \\boxed{}.",
