@@ -25,7 +25,7 @@ race:
 
 # Every package not in RACE_PKGS, once.
 test-rest:
-	$(GO) test -count=1 $$($(GO) list ./... | grep -vxF -f <($(GO) list $(RACE_PKGS)))
+	$(GO) test -count=1 -timeout 25m $$($(GO) list ./... | grep -vxF -f <($(GO) list $(RACE_PKGS)))
 
 # The Python client (clients/python): Debian's python3, standard library only.
 test-python:
