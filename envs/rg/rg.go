@@ -7,7 +7,7 @@
 // its datasets as a Task: a bounded generator of Items from a seeded
 // generator and the task's options, and a scorer. Register turns a Task into
 // rg:<name> and, for tasks where feedback makes sense, rg:<name>-retry: the
-// same question over up to max_attempts turns, each wrong answer answered
+// same question over up to answer_attempts turns, each wrong answer answered
 // with feedback that never gives the answer away, the episode's reward the
 // score of the last attempt.
 //
@@ -19,6 +19,7 @@ package rg
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -82,15 +83,18 @@ const Instruction = "Please reason step by step, and put your final answer withi
 // RetrySuffix is the id suffix of the retry variant.
 const RetrySuffix = "-retry"
 
-// Retry limits: the default and the largest max_attempts.
+// Retry limits: the default and the largest answer_attempts.
 const (
 	DefaultAttempts = 3
 	MaxAttempts     = 10
 )
 
-// RetryOptions are what the retry variant adds to the task's options.
+// RetryOptions are what the retry variant adds to the task's options. The
+// name is not max_attempts: reasoning-gym configs use that one for their
+// generators' own retries (knight_swap), and so does a job spec's
+// episode.max_attempts for infrastructure retries.
 type RetryOptions struct {
-	MaxAttempts int `json:"max_attempts" range:"1,10"`
+	AnswerAttempts int `json:"answer_attempts" range:"1,10"`
 }
 
 // ID returns the env id of reasoning-gym dataset name.
@@ -121,15 +125,15 @@ func Register[O any](r *envs.Registry, t Task[O]) error {
 	}
 	return r.Register(envs.Spec{
 		ID:          ID(t.Name) + RetrySuffix,
-		Description: t.Description + " Retry variant: up to max_attempts answers with feedback; the reward is the last answer's score.",
+		Description: t.Description + " Retry variant: up to answer_attempts answers with feedback; the reward is the last answer's score.",
 		MaxTurns:    MaxAttempts,
 		RewardMin:   0,
 		RewardMax:   1,
 		Revision:    t.Revision,
 		DataDigest:  t.DataDigest,
-		Build: envs.OptionsWith(t.Defaults, RetryOptions{MaxAttempts: DefaultAttempts},
+		Build: envs.OptionsWith(t.Defaults, RetryOptions{AnswerAttempts: DefaultAttempts},
 			func(o O, x RetryOptions) (envs.Env, error) {
-				return &Env[O]{task: &t, opts: o, attempts: x.MaxAttempts, retry: true}, nil
+				return &Env[O]{task: &t, opts: o, attempts: x.AnswerAttempts, retry: true}, nil
 			}),
 	})
 }
@@ -162,7 +166,7 @@ func (e *Env[O]) Reset(seed uint64) (string, envs.Info, error) {
 	if e.retry && e.attempts > 1 {
 		obs += fmt.Sprintf(" You have %d attempts.", e.attempts)
 	}
-	return obs, envs.Info{Extra: cloneMeta(it.Meta)}, nil
+	return obs, envs.Info{Extra: maps.Clone(it.Meta)}, nil
 }
 
 // Item returns the current episode's item (the zero Item before Reset).
@@ -273,15 +277,4 @@ func clamp(x float64) float64 {
 		return 1
 	}
 	return x
-}
-
-func cloneMeta(m map[string]any) map[string]any {
-	if len(m) == 0 {
-		return nil
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }

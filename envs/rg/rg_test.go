@@ -91,7 +91,7 @@ func TestSingleTurn(t *testing.T) {
 
 func TestRetryFeedback(t *testing.T) {
 	r := registry(t)
-	e, it := rgtest.Reset(t, r, "rg:toy_sum-retry", map[string]any{"max_attempts": 4, "max_value": 50}, 9)
+	e, it := rgtest.Reset(t, r, "rg:toy_sum-retry", map[string]any{"answer_attempts": 4, "max_value": 50}, 9)
 	want, _ := strconv.Atoi(it.Item().Answer)
 	res, _ := e.Step(`\boxed{-1}`)
 	if res.Done() || !strings.Contains(res.Observation, "Too low.") || !strings.Contains(res.Observation, "3 of 4 attempts left") {
@@ -110,25 +110,25 @@ func TestRetryFeedback(t *testing.T) {
 func TestRetryOptions(t *testing.T) {
 	r := registry(t)
 	spec, _ := r.Lookup("rg:toy_sum-retry")
-	if d := spec.Defaults(); d["max_attempts"] != float64(rg.DefaultAttempts) || d["max_value"] != float64(1000) {
+	if d := spec.Defaults(); d["answer_attempts"] != float64(rg.DefaultAttempts) || d["max_value"] != float64(1000) {
 		t.Fatalf("defaults %v", d)
 	}
 	if len(spec.Bounds()) != 3 {
 		t.Fatalf("bounds %v", spec.Bounds())
 	}
 	envtest.OptionErrors(t, r, "rg:toy_sum-retry", []envtest.OptionCase{
-		{Options: map[string]any{"max_attempts": 0}, Option: "max_attempts"},
-		{Options: map[string]any{"max_attempts": 11}, Option: "max_attempts"},
+		{Options: map[string]any{"answer_attempts": 0}, Option: "answer_attempts"},
+		{Options: map[string]any{"answer_attempts": 11}, Option: "answer_attempts"},
 		{Options: map[string]any{"min_value": 10, "max_value": 5}, Option: "max_value"},
 		{Options: map[string]any{"colour": 1}, Option: "colour"},
 	})
 	_, err := r.Make("rg:toy_sum-retry", map[string]any{"colour": 1})
 	var oe *envs.OptionError
-	if !errors.As(err, &oe) || !strings.Contains(oe.Reason, "max_attempts, max_value, min_value") {
+	if !errors.As(err, &oe) || !strings.Contains(oe.Reason, "answer_attempts, max_value, min_value") {
 		t.Fatalf("unknown option error %v does not list both structs' options", err)
 	}
 	envtest.OptionErrors(t, r, "rg:toy_sum", []envtest.OptionCase{
-		{Options: map[string]any{"max_attempts": 2}, Option: "max_attempts"},
+		{Options: map[string]any{"answer_attempts": 2}, Option: "answer_attempts"},
 	})
 }
 

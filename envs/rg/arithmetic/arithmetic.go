@@ -18,9 +18,9 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/quarry-rl/quarry/envs"
+	"github.com/quarry-rl/quarry/envs/rg"
 )
 
 // ID is the env id, as GEM registers it.
@@ -147,10 +147,9 @@ func New(o Options) *Env {
 	return &Env{opts: o, lvl: o.resolve()}
 }
 
-// Instruction follows the question: reasoning-gym's question names no answer
-// format and GEM adds none, leaving it to the training prompt template; here
-// the env says it, since the env is what parses the answer.
-const Instruction = "Please reason step by step, and put your final answer within \\boxed{}."
+// Instruction follows the question, as it follows every rg: question
+// (rg.Instruction).
+const Instruction = rg.Instruction
 
 // Env is one basic_arithmetic task per episode.
 type Env struct {
@@ -223,13 +222,7 @@ func score(response, truth string) (reward float64, answer string, ok bool) {
 		return 0, "", false
 	}
 	answer = strings.TrimSpace(answer)
-	switch {
-	case answer == truth:
-		return 1, answer, true
-	case truth != "" && strings.Contains(answer, truth):
-		return float64(utf8.RuneCountInString(truth)) / float64(utf8.RuneCountInString(answer)), answer, true
-	}
-	return 0, answer, true
+	return rg.DefaultScore(answer, truth), answer, true
 }
 
 // SampleRandomAction boxes a random integer of up to the episode's digits
