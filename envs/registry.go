@@ -361,7 +361,7 @@ func (b optionsBuilder[O]) decode(id string, options map[string]any) (O, error) 
 			}
 		}
 		if err := decodeStrict(options, &opts); err != nil {
-			return zero, optionError(id, err)
+			return zero, withRange(optionError(id, err), b.bs)
 		}
 		if err := checkBounds(opts, b.bs); err != nil {
 			err.Env = id
@@ -373,7 +373,7 @@ func (b optionsBuilder[O]) decode(id string, options map[string]any) (O, error) 
 			var oe *OptionError
 			if errors.As(err, &oe) {
 				oe.Env = id
-				return zero, oe
+				return zero, withRange(oe, b.bs)
 			}
 			return zero, &OptionError{Env: id, Reason: err.Error()}
 		}
@@ -401,6 +401,22 @@ func decodeStrict(m map[string]any, dst any) error {
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
 	return dec.Decode(dst)
+}
+
+// withRange adds the option's documented range to an error about it that
+// does not already state it (a type error, a task's own cross-field check),
+// so every refusal tells the user what is allowed.
+func withRange(err error, bs []Bound) error {
+	var oe *OptionError
+	if !errors.As(err, &oe) || oe.Option == "" {
+		return err
+	}
+	for _, b := range bs {
+		if b.Option == oe.Option && !strings.Contains(oe.Reason, b.String()) {
+			oe.Reason += " (allowed: " + b.String() + ")"
+		}
+	}
+	return err
 }
 
 func optionError(id string, err error) error {

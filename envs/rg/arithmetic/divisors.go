@@ -151,10 +151,11 @@ func gcd64(a, b int64) int64 {
 }
 
 // CountBitsOptions are reasoning-gym's CountBitsConfig. Quarry allows n up to
-// 2^62 (reasoning-gym: open; default 2^31-1).
+// 10^15 (reasoning-gym: open; default 2^31-1): a spec's numbers travel as
+// JSON doubles, exact only below 2^53.
 type CountBitsOptions struct {
-	MinN int64 `json:"min_n" range:"1,4611686018427387904"`
-	MaxN int64 `json:"max_n" range:"1,4611686018427387904"`
+	MinN int64 `json:"min_n" range:"1,1000000000000000"`
+	MaxN int64 `json:"max_n" range:"1,1000000000000000"`
 }
 
 // Validate is reasoning-gym's: 1 ≤ min_n ≤ max_n.
