@@ -26,6 +26,8 @@ func Register(r *envs.Registry) error {
 		registerMahjong,
 		registerHanoi,
 		registerMaze,
+		registerPuzzles, // puzzles.go
+		registerSearch,  // search.go
 	} {
 		if err := reg(r); err != nil {
 			return err
