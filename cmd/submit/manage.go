@@ -160,6 +160,20 @@ func progress(ctx context.Context, c client.Client, job string, status enums.Wor
 	return p, nil
 }
 
+// faults sums up a job's fault counters, "" when there are none: failed
+// episodes by class, then past endpoint outages. Status and the progress
+// bar both show it.
+func faults(p workflows.Progress) string {
+	var parts []string
+	for _, c := range p.Faults.Failed {
+		parts = append(parts, fmt.Sprintf("%s %d", c.Class, c.Count))
+	}
+	if n := p.Faults.EndpointOutages; n > 0 {
+		parts = append(parts, fmt.Sprintf("endpoint outages %d (%d turns paused)", n, p.Faults.TurnsPaused))
+	}
+	return strings.Join(parts, ", ")
+}
+
 // printFaults writes what went wrong in a job, if anything: an endpoint
 // outage going on, failed episodes by class, past outages, and what an
 // earlier run of the job committed.
@@ -168,15 +182,8 @@ func printFaults(w io.Writer, p workflows.Progress) {
 		fmt.Fprintf(w, "  endpoint unavailable since %s (%s), %d turns waiting; no new episodes start until it answers: %s\n",
 			o.Since.Local().Format(time.DateTime), time.Since(o.Since).Round(time.Second), o.Waiting, o.Reason)
 	}
-	var parts []string
-	for _, c := range p.Faults.Failed {
-		parts = append(parts, fmt.Sprintf("%s %d", c.Class, c.Count))
-	}
-	if n := p.Faults.EndpointOutages; n > 0 {
-		parts = append(parts, fmt.Sprintf("endpoint outages %d (%d turns paused)", n, p.Faults.TurnsPaused))
-	}
-	if len(parts) > 0 {
-		fmt.Fprintf(w, "  faults   %s\n", strings.Join(parts, ", "))
+	if f := faults(p); f != "" {
+		fmt.Fprintf(w, "  faults   %s\n", f)
 	}
 	if r := p.Resumed; r.Batches > 0 {
 		fmt.Fprintf(w, "  resumed  %d batches (%d episodes, %d failed) committed by an earlier run\n", r.Batches, r.Episodes, r.Failed)

@@ -461,6 +461,9 @@ func update(bar *progressbar.ProgressBar, p workflows.Progress) {
 	if p.EpisodesFailed > 0 {
 		state += fmt.Sprintf("  failed %d", p.EpisodesFailed)
 	}
+	if f := faults(p); f != "" {
+		state += " (" + f + ")"
+	}
 	if p.Paused {
 		state += " [paused]"
 	}
