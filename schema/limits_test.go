@@ -201,3 +201,15 @@ func TestEveryNumberIsRefusedOutOfRange(t *testing.T) {
 	}
 	wantField(t, s.WithDefaults().Validate(), "tools.tool_reward", "want a finite reward")
 }
+
+// A turn lost with its worker resumes within ~10 s by default (issue 11),
+// not after the minute a Temporal activity's heartbeat timeout usually is;
+// a spec may set its own within 1 s to 1 h.
+func TestHeartbeatTimeoutDefault(t *testing.T) {
+	if got := (EpisodeLimits{}).Heartbeat(); got != 10*time.Second {
+		t.Fatalf("default heartbeat timeout %v, want 10s", got)
+	}
+	if got := (EpisodeLimits{HeartbeatTimeout: Duration(3 * time.Second)}).Heartbeat(); got != 3*time.Second {
+		t.Fatalf("a spec's heartbeat timeout of 3s became %v", got)
+	}
+}
