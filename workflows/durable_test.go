@@ -50,11 +50,15 @@ episode: {timeout: 15m, max_attempts: 3}
 // after three turns.
 // Mocked activities run on goroutines of their own: mu guards the fields.
 type fakeTurns struct {
-	mu        sync.Mutex
-	down      bool
+	mu   sync.Mutex
+	down bool
+	// downFor, when set, limits the outage to these episodes' turns: the
+	// others' generations were answered before it began (a freed slot).
+	downFor   map[int]bool
 	downCalls int
 	firstDown time.Time
-	// starts: when each episode's first Generate was scheduled.
+	// starts: when each episode's first Generate was scheduled, by
+	// episodeKey.
 	starts map[int]time.Time
 	shard  activities.WriteShardInput
 }
@@ -111,6 +115,9 @@ func (f *fakeTurns) setDown(down bool) {
 	f.down = down
 }
 
+// episodeKey numbers episodes job-wide for the fake: batch*1000+episode.
+func episodeKey(s schema.Slot) int { return s.Batch*1000 + s.Episode }
+
 // generate answers after a minute, or fails with ErrTypeEndpointDown while
 // the endpoint is down.
 func (f *fakeTurns) generate(env *testsuite.TestWorkflowEnvironment) generateFunc {
@@ -118,10 +125,11 @@ func (f *fakeTurns) generate(env *testsuite.TestWorkflowEnvironment) generateFun
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		now := env.Now()
-		if _, ok := f.starts[in.Episode.Slot.Episode]; !ok && in.Turn == 0 {
-			f.starts[in.Episode.Slot.Episode] = now.Add(-time.Minute)
+		e := episodeKey(in.Episode.Slot)
+		if _, ok := f.starts[e]; !ok && in.Turn == 0 {
+			f.starts[e] = now.Add(-time.Minute)
 		}
-		if f.down {
+		if f.down && (f.downFor == nil || f.downFor[e]) {
 			if f.downCalls == 0 {
 				f.firstDown = now
 			}
@@ -183,6 +191,67 @@ func TestEndpointOutagePausesTurns(t *testing.T) {
 			t.Fatalf("episode %d: %+v", o.Slot.Episode, o)
 		}
 	}
+}
+
+// An episode that finishes while the endpoint is away frees its slot, and
+// the batch leaves it empty: no new episode starts until the endpoint is
+// back, though the batch has slots left to play.
+func TestFreedSlotNotRefilledDuringOutage(t *testing.T) {
+	spec := openAISpec(t) // one batch of 8 episodes, 2 in flight, 3 one-minute turns each
+	// Episodes 0 and 1 end at 3:00; 2 and 3 start. Episode 3's first turn
+	// meets the outage at 4:00; episode 2 plays on and ends at 6:00.
+	f := &fakeTurns{downFor: map[int]bool{3: true}}
+	upAt := 30 * time.Minute
+	p := runOutage(t, spec, f, 3*time.Minute+30*time.Second, upAt)
+	if p.EpisodesDone != 8 || p.EpisodesFailed != 0 || p.Faults.EndpointOutages != 1 {
+		t.Fatalf("progress %+v", p)
+	}
+	if end := f.starts[2].Add(3 * time.Minute); !end.Before(f.starts[0].Add(upAt)) {
+		t.Fatalf("episode 2 ended at %v, not during the outage", end.Sub(f.starts[0]))
+	}
+	for e := 4; e < 8; e++ {
+		if at := f.starts[e].Sub(f.starts[0]); at < upAt {
+			t.Errorf("episode %d started at %v, in the slot episode 2 freed during the outage (back at %v)", e, at, upAt)
+		}
+	}
+}
+
+// A batch that commits while the endpoint is away frees the job's batch
+// slot, and the job leaves it empty: no batch starts until the endpoint is
+// back.
+func TestFreedBatchNotRefilledDuringOutage(t *testing.T) {
+	spec := openAISpec(t)
+	spec.BatchSize, spec.InFlight = 2, schema.InFlight{Batches: 2, Episodes: 2} // 4 batches of 2
+	if err := spec.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	// Batches 0 and 1 play at once. Batch 1's second episode meets the
+	// outage on its second turn at 2:00; batch 0 ends at 3:00.
+	f := &fakeTurns{downFor: map[int]bool{1001: true}}
+	upAt := 30 * time.Minute
+	p := runOutage(t, spec, f, 90*time.Second, upAt)
+	if p.EpisodesDone != 8 || p.BatchesDone != 4 || p.EpisodesFailed != 0 || p.Faults.EndpointOutages != 1 {
+		t.Fatalf("progress %+v", p)
+	}
+	if end := f.starts[0].Add(3 * time.Minute); !end.Before(f.starts[0].Add(upAt)) {
+		t.Fatal("batch 0 did not end during the outage")
+	}
+	for _, e := range []int{2000, 2001, 3000, 3001} {
+		if at := f.starts[e].Sub(f.starts[0]); at < upAt {
+			t.Errorf("batch %d's episode %d started at %v, in the batch slot batch 0 freed during the outage (back at %v)", e/1000, e%1000, at, upAt)
+		}
+	}
+}
+
+// runOutage runs spec's job with the endpoint away from downAt to upAt.
+func runOutage(t *testing.T, spec schema.JobSpec, f *fakeTurns, downAt, upAt time.Duration) Progress {
+	t.Helper()
+	env, _ := newEnv(t)
+	env.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: spec.Job})
+	mockTurns(env, f, nil)
+	env.RegisterDelayedCallback(func() { f.setDown(true) }, downAt)
+	env.RegisterDelayedCallback(func() { f.setDown(false) }, upAt)
+	return runJob(t, env, JobInput{Spec: spec})
 }
 
 // An episode still fails on its wall-clock cap when it plays (not waits)
