@@ -25,6 +25,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/mathenv"
 	"github.com/quarry-rl/quarry/envs/qaenv"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
+	"github.com/quarry-rl/quarry/envs/rg/composite"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 )
 
@@ -81,6 +82,10 @@ func New(opts ...Option) (*envs.Registry, error) {
 		if err := reg.register(r); err != nil {
 			return nil, fmt.Errorf("catalog: %s: %w", reg.name, err)
 		}
+	}
+	// rg:composite mixes the rg: tasks registered above.
+	if err := composite.Register(r); err != nil {
+		return nil, fmt.Errorf("catalog: rg/composite: %w", err)
 	}
 	datasets := []struct {
 		name              string

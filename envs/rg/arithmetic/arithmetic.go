@@ -246,6 +246,16 @@ func (e *Env) OracleAction() (string, error) {
 // Answer returns the current episode's ground truth ("" before Reset).
 func (e *Env) Answer() string { return e.answer }
 
+// Item is the episode's question and answer, as an rg.Task's env offers
+// them (rgtest, rg:composite).
+func (e *Env) Item() rg.Item { return rg.Item{Question: string(e.buf), Answer: e.answer} }
+
+// Score grades a boxed answer's content as Step does.
+func (e *Env) Score(answer string) float64 {
+	r, _, _ := score(`\boxed{`+answer+`}`, e.answer)
+	return r
+}
+
 // productLimit caps the magnitude of any product (and so of any term). With
 // at most maxTermsLimit leaves, every value then stays below
 // maxTermsLimit*productLimit ≈ 3.2e16, far inside int64: a multiplication

@@ -9,6 +9,7 @@ package rgtest
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,6 +34,9 @@ type Config struct {
 	// give for an id (a task with few possible questions), keyed as
 	// Ceilings; default Items/4.
 	MinDistinct map[string]int
+	// Only, when set, limits the run to these ids (a package whose
+	// registry also holds other families' tasks, such as rg:composite's).
+	Only []string
 }
 
 // Item is what a test can ask of an rg env: its current item and its scorer.
@@ -61,7 +65,7 @@ func Run(t *testing.T, r *envs.Registry, c Config) {
 	t.Helper()
 	n := 0
 	for _, id := range r.IDs() {
-		if !strings.HasPrefix(id, "rg:") {
+		if !strings.HasPrefix(id, "rg:") || (c.Only != nil && !slices.Contains(c.Only, id)) {
 			continue
 		}
 		n++
