@@ -27,6 +27,7 @@ import (
 	"github.com/quarry-rl/quarry/internal/metrics"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 	"github.com/quarry-rl/quarry/internal/tclient"
+	"github.com/quarry-rl/quarry/tools/mcp"
 	"github.com/quarry-rl/quarry/tools/toolset"
 	"github.com/quarry-rl/quarry/workflows"
 )
@@ -49,6 +50,8 @@ func newRoot() *cobra.Command {
 		metricsAddr   string
 		roles         = workflows.AllRoles
 		sb            sandbox.Options
+		mcpUser       = mcp.DefaultUser
+		mcpHomes      string
 	)
 	cmd := &cobra.Command{
 		Use:   "worker",
@@ -69,6 +72,10 @@ Environment (a testing aid, never set in production):
 			level := slog.LevelInfo
 			if verbose {
 				level = slog.LevelDebug
+			}
+			if mcpUser.UID <= 0 || mcpUser.GID <= 0 {
+				return fmt.Errorf("--mcp-uid %d --mcp-gid %d: MCP stdio servers never run as root; give an unprivileged account (default %d:%d, nobody)",
+					mcpUser.UID, mcpUser.GID, mcp.DefaultUser.UID, mcp.DefaultUser.GID)
 			}
 			log := slog.New(logs.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
 			var crash func(string)
@@ -97,7 +104,7 @@ Environment (a testing aid, never set in production):
 				return fmt.Errorf("--workflows=false and --tools=false: this worker would serve nothing")
 			}
 			a := &activities.Activities{Envs: reg, Stores: &activities.Stores{}, Log: log, Crash: crash,
-				Tools: &toolset.Host{Provider: provider, Log: log}}
+				Tools: &toolset.Host{Provider: provider, Log: log, MCP: mcpOptions(mcpUser, mcpHomes)}}
 			if mx != nil {
 				a.Metrics = mx
 			}
@@ -134,7 +141,19 @@ Environment (a testing aid, never set in production):
 	cmd.Flags().StringVar(&sb.BaseDir, "sandbox-dir", "", "work dirs of sandboxed tool sessions (default $TMPDIR/quarry-sandbox)")
 	cmd.Flags().IntVar(&sb.Slots, "sandbox-slots", 0, "concurrent sandboxed runs, each as its own host uid (default: the CPU count)")
 	cmd.Flags().IntVar(&sb.UIDBase, "sandbox-uid-base", 0, "host uid of the first sandbox slot (default 61000); give each worker on one host its own range")
+	cmd.Flags().IntVar(&mcpUser.UID, "mcp-uid", mcp.DefaultUser.UID, "uid MCP stdio servers run as when the worker is root (never 0)")
+	cmd.Flags().IntVar(&mcpUser.GID, "mcp-gid", mcp.DefaultUser.GID, "gid MCP stdio servers run as when the worker is root (never 0)")
+	cmd.Flags().StringVar(&mcpHomes, "mcp-home-dir", "", "where each episode's MCP server gets its working directory and home (default $TMPDIR); the MCP user must be able to reach it")
 	return cmd
+}
+
+// mcpOptions are the MCP tool's in-process knobs from the worker's flags.
+func mcpOptions(u mcp.User, homes string) []mcp.Option {
+	opts := []mcp.Option{mcp.WithUser(u)}
+	if homes != "" {
+		opts = append(opts, mcp.WithHomeBase(homes))
+	}
+	return opts
 }
 
 // connect serves the metrics (when asked) before it dials Temporal, so
