@@ -361,16 +361,27 @@ func tag(ctx context.Context) (string, int) {
 	return fmt.Sprintf("%s/%s/%s/%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, info.ActivityID, info.Attempt), int(info.Attempt)
 }
 
+// generateHeartbeat is Generate's heartbeat interval: a quarter of its
+// heartbeat timeout (2.5 s of the default 10 s), so a turn whose
+// generation is shorter records no heartbeat — a Temporal action per turn
+// saved — while a lost worker's turn still resumes within the timeout.
+// Outside an activity (or without a timeout): the pool's interval.
+func generateHeartbeat(ctx context.Context) time.Duration {
+	if !activity.IsActivity(ctx) {
+		return 0
+	}
+	return activity.GetInfo(ctx).HeartbeatTimeout / 4
+}
+
 // Generate asks the policy endpoint for turn's action and writes the
-// generate record before returning its ref.
+// generate record before returning its ref. It records no heartbeat of its
+// own at the start: the earlier runs' details stay until the pool's first
+// beat replaces them, and the heartbeat timeout counts from the start.
 func (a *Activities) Generate(ctx context.Context, in GenerateInput) (_ GenerateResult, err error) {
 	spec := in.Episode.Spec
 	job, env := spec.Job, in.Episode.Env.ID
 	defer func() { a.activityFault(ctx, job, env, err) }()
 	fs := priorFaults(ctx, in)
-	if activity.IsActivity(ctx) {
-		activity.RecordHeartbeat(ctx, fs.progress(0, nil))
-	}
 	s, err := a.session(ctx, in.Episode, in.Head, in.Turn)
 	if err != nil {
 		return GenerateResult{}, err
@@ -405,6 +416,7 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (_ Generate
 		fs.swaps = true
 	}
 	req.Heartbeat = func(p inference.Progress) { activity.RecordHeartbeat(ctx, fs.progress(p.Attempt, p.Faults)) }
+	req.HeartbeatEvery = generateHeartbeat(ctx)
 	res, err := pool.Generate(ctx, req)
 	if err != nil {
 		a.requestFaults(job, env, runFaults(err))

@@ -207,7 +207,7 @@ func TestGenerateHeartbeatsDuringLongRequest(t *testing.T) {
 		done <- err
 	}()
 	deadline := time.Now().Add(20 * time.Second)
-	for beats.n.Load() < 4 { // one at the start, then the request's
+	for beats.n.Load() < 3 { // the request's, every interval
 		if time.Now().After(deadline) {
 			t.Fatalf("%d heartbeats in 20 s of a held request", beats.n.Load())
 		}
@@ -219,6 +219,22 @@ func TestGenerateHeartbeatsDuringLongRequest(t *testing.T) {
 	close(hold)
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A generation shorter than the heartbeat interval records no heartbeat:
+// Generate beats only while a request lasts, not at its start (each
+// recorded heartbeat is a Temporal action; issue 15).
+func TestShortGenerationRecordsNoHeartbeat(t *testing.T) {
+	srv := openaitest.Start(t)
+	g := newGenerateEnv(t, srv, `request_timeout: 1m`)
+	beats := &beatCounter{}
+	g.env.SetWorkerOptions(worker.Options{Interceptors: []interceptor.WorkerInterceptor{beats}})
+	if _, err := g.env.ExecuteActivity(g.a.Generate, GenerateInput{Episode: g.ep}); err != nil {
+		t.Fatal(err)
+	}
+	if n := beats.n.Load(); n != 0 {
+		t.Fatalf("a prompt answer recorded %d heartbeats, want 0", n)
 	}
 }
 

@@ -136,7 +136,8 @@ func newEpisodeRun(ctx workflow.Context, v workflow.Version, in EpisodeInput) *e
 		},
 	}
 	if v >= episodeDurable {
-		// Generate heartbeats every ~2 s: a dead worker's turn resumes
+		// Generate heartbeats every quarter of this timeout while a
+		// request lasts: a dead worker's turn resumes
 		// elsewhere within the heartbeat timeout.
 		gopts.HeartbeatTimeout = spec.Episode.Heartbeat()
 		gopts.RetryPolicy.NonRetryableErrorTypes = append(gopts.RetryPolicy.NonRetryableErrorTypes,

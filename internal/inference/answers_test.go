@@ -147,6 +147,33 @@ func TestDefaultHeartbeatInterval(t *testing.T) {
 	}
 }
 
+// A request's own heartbeat interval wins over the pool's: with the pool
+// beating hourly, a request asking for 10 ms beats while it is held.
+func TestRequestHeartbeatEvery(t *testing.T) {
+	hold := make(chan struct{})
+	srv := openaitest.Start(t, openaitest.WithHold(hold))
+	p := newPool(t, []string{srv.BaseURL()}, nil, inference.WithHeartbeatInterval(time.Hour))
+	beats := make(chan inference.Progress, 100)
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Generate(context.Background(), inference.Request{Messages: chat("go"), HeartbeatEvery: 10 * time.Millisecond,
+			Heartbeat: func(pr inference.Progress) {
+				select {
+				case beats <- pr:
+				default:
+				}
+			}})
+		done <- err
+	}()
+	for range 3 {
+		<-beats
+	}
+	close(hold)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
 // The preflight retries 429s, 5xx and dropped connections, on GET /models
 // and on the probe, and still learns what the endpoint does.
 func TestPreflightRetriesTransientFaults(t *testing.T) {

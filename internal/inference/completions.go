@@ -180,7 +180,7 @@ func (p *Pool) Tokenize(ctx context.Context, req TokenizeRequest) ([]int32, erro
 	if err != nil {
 		return nil, err
 	}
-	res, err := p.run(ctx, c, req.Affinity, req.Heartbeat)
+	res, err := p.run(ctx, c, req.Affinity, beats{f: req.Heartbeat})
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +246,7 @@ func (p *Pool) Detokenize(ctx context.Context, ids []int32, affinity string) (st
 			return Result{Text: *a.Prompt}, nil
 		}, nil
 	}
-	res, err := p.run(ctx, call{send: send, what: "detokenize", route: "POST /detokenize"}, affinity, nil)
+	res, err := p.run(ctx, call{send: send, what: "detokenize", route: "POST /detokenize"}, affinity, beats{})
 	if err != nil {
 		return "", err
 	}

@@ -168,6 +168,11 @@ type Request struct {
 	// activity can record heartbeats during a long generation, including
 	// its retries, and checkpoint the faults seen so far.
 	Heartbeat func(Progress)
+	// HeartbeatEvery, when positive, is this request's heartbeat interval
+	// instead of the pool's: a caller that knows its heartbeat timeout
+	// beats a few times per timeout and no more, so a generation shorter
+	// than the interval records no heartbeat at all.
+	HeartbeatEvery time.Duration
 }
 
 // Progress is what a heartbeat reports.
@@ -577,11 +582,19 @@ func (b *beat) fault(class string, elapsed time.Duration) Progress {
 	return Progress{Attempt: b.attempt, Endpoint: b.endpoint, Elapsed: elapsed, Faults: slices.Clone(b.faults)}
 }
 
-func (p *Pool) heartbeat(f func(Progress), b *beat, start time.Time) (stop func()) {
+// beats is a request's heartbeat callback and interval (0: the pool's).
+type beats struct {
+	f     func(Progress)
+	every time.Duration
+}
+
+func (r Request) beats() beats { return beats{f: r.Heartbeat, every: max(r.HeartbeatEvery, 0)} }
+
+func (p *Pool) heartbeat(f func(Progress), every time.Duration, b *beat, start time.Time) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		t := time.NewTicker(p.o.heartbeat)
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {
@@ -611,7 +624,7 @@ func (p *Pool) Generate(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return p.run(ctx, c, req.Affinity, req.Heartbeat)
+	return p.run(ctx, c, req.Affinity, req.beats())
 }
 
 // call is one kind of request the retry loop makes: send makes one
@@ -655,12 +668,13 @@ func (p *Pool) plan(req Request) (call, error) {
 }
 
 // run makes c's attempts, retrying transient failures (see Generate).
-func (p *Pool) run(ctx context.Context, c call, key string, heartbeat func(Progress)) (Result, error) {
+func (p *Pool) run(ctx context.Context, c call, key string, hb beats) (Result, error) {
 	start := time.Now()
 	var b beat
 	b.set(1, "")
+	heartbeat := hb.f
 	if heartbeat != nil {
-		stop := p.heartbeat(heartbeat, &b, start)
+		stop := p.heartbeat(heartbeat, cmp.Or(hb.every, p.o.heartbeat), &b, start)
 		defer stop()
 	}
 	var deadline time.Time // set when the first attempt gets a slot
