@@ -196,7 +196,9 @@ func startLocal(dir string) (*local, error) {
 	}
 	hb := newRPCCounter(heartbeatMethods...)
 	c, err := client.Dial(client.Options{HostPort: srv.HostPort(), Namespace: srv.Namespace(), Logger: sdklog.NewStructuredLogger(log),
-		ConnectionOptions: client.ConnectionOptions{DialOptions: []grpc.DialOption{grpc.WithChainUnaryInterceptor(hb.intercept)}}})
+		// As submit --local dials its embedded server: no gzip on loopback.
+		ConnectionOptions: client.ConnectionOptions{GrpcCompression: &client.GrpcCompressionNone{},
+			DialOptions: []grpc.DialOption{grpc.WithChainUnaryInterceptor(hb.intercept)}}})
 	if err != nil {
 		srv.Stop()
 		return nil, err

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	"go.temporal.io/sdk/client"
 
 	"github.com/quarry-rl/quarry/internal/localserver"
 )
@@ -295,4 +296,24 @@ func (p *tlsProxy) forward(c *tls.Conn, upstream string, track func(net.Conn) bo
 	c.Close()
 	up.Close()
 	<-done
+}
+
+// The embedded server's client sends its calls uncompressed (gzip costs
+// CPU and saves nothing on loopback); a remote cluster's keeps the SDK's
+// gzip.
+func TestLocalDialsWithoutCompression(t *testing.T) {
+	local, err := Options{}.Local("127.0.0.1:7233", "default").clientOptions(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := local.ConnectionOptions.GrpcCompression.(*client.GrpcCompressionNone); !ok {
+		t.Fatalf("local client compression %T, want none", local.ConnectionOptions.GrpcCompression)
+	}
+	remote, err := Options{Address: "temporal.example:7233", Namespace: "default"}.clientOptions(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if remote.ConnectionOptions.GrpcCompression != nil {
+		t.Fatalf("remote client compression %T, want the SDK default (gzip)", remote.ConnectionOptions.GrpcCompression)
+	}
 }
