@@ -23,6 +23,7 @@ func registerTasks(r *envs.Registry) error {
 		func(r *envs.Registry) error { return rg.Register(r, bitwiseArithmeticTask) },
 		func(r *envs.Registry) error { return rg.Register(r, powerFunctionTask) },
 		func(r *envs.Registry) error { return rg.Register(r, legCountingTask) },
+		func(r *envs.Registry) error { return rg.Register(r, numberFormatTask) },
 	} {
 		if err := reg(r); err != nil {
 			return fmt.Errorf("arithmetic: %w", err)
