@@ -24,6 +24,7 @@ func registerTasks(r *envs.Registry) error {
 		func(r *envs.Registry) error { return rg.Register(r, powerFunctionTask) },
 		func(r *envs.Registry) error { return rg.Register(r, legCountingTask) },
 		func(r *envs.Registry) error { return rg.Register(r, numberFormatTask) },
+		func(r *envs.Registry) error { return rg.Register(r, fractionSimplificationTask) },
 	} {
 		if err := reg(r); err != nil {
 			return fmt.Errorf("arithmetic: %w", err)

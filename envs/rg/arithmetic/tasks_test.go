@@ -29,7 +29,7 @@ func TestSuite(t *testing.T) {
 var taskNames = []string{
 	"chain_sum", "count_bits", "gcd", "lcm", "prime_factorization", "products",
 	"decimal_chain_sum", "decimal_arithmetic", "bitwise_arithmetic", "power_function", "leg_counting",
-	"number_format",
+	"number_format", "fraction_simplification",
 }
 
 // TestRegister: Register adds basic_arithmetic and every task, with the
