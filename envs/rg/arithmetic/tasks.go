@@ -25,6 +25,7 @@ func registerTasks(r *envs.Registry) error {
 		func(r *envs.Registry) error { return rg.Register(r, legCountingTask) },
 		func(r *envs.Registry) error { return rg.Register(r, numberFormatTask) },
 		func(r *envs.Registry) error { return rg.Register(r, fractionSimplificationTask) },
+		func(r *envs.Registry) error { return rg.Register(r, timeIntervalsTask) },
 	} {
 		if err := reg(r); err != nil {
 			return fmt.Errorf("arithmetic: %w", err)
