@@ -121,6 +121,7 @@ var fractionSimplificationTask = rg.Task[FractionSimplificationOptions]{
 
 var (
 	latexFraction = regexp.MustCompile(`^\\[dt]?frac\s*\{\s*([+-]?\d+)\s*\}\s*\{\s*([+-]?\d+)\s*\}$`)
+	latexRatio    = regexp.MustCompile(`^\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}$`)
 	plainFraction = regexp.MustCompile(`^\(?\s*([+-]?\d+)\s*\)?\s*/\s*\(?\s*([+-]?\d+)\s*\)?$`)
 )
 
