@@ -37,7 +37,7 @@ var taskNames = []string{
 	"chain_sum", "count_bits", "gcd", "lcm", "prime_factorization", "products",
 	"decimal_chain_sum", "decimal_arithmetic", "bitwise_arithmetic", "power_function", "leg_counting",
 	"number_format", "fraction_simplification", "time_intervals",
-	"calendar_arithmetic", "dice",
+	"calendar_arithmetic", "dice", "gsm_symbolic",
 }
 
 // TestRegister: Register adds basic_arithmetic and every task, with the

@@ -1,0 +1,337 @@
+package arithmetic
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/quarry-rl/quarry/envs/rg"
+)
+
+// GSMSymbolicOptions are reasoning-gym's GSMSymbolicDatasetConfig:
+// difficulty scales the templates' number ranges, and reasoning-gym accepts
+// only 1.0.
+type GSMSymbolicOptions struct {
+	Difficulty float64 `json:"difficulty" range:"1,1"`
+}
+
+// gsmRand is Python's random API as the templates use it.
+type gsmRand struct{ rng *rand.Rand }
+
+// choice is random.choice.
+func (g gsmRand) choice(xs ...string) string { return xs[g.rng.IntN(len(xs))] }
+
+// choiceInt is random.choice over numbers.
+func (g gsmRand) choiceInt(xs ...int) int { return xs[g.rng.IntN(len(xs))] }
+
+// randint is random.randint: lo to hi inclusive.
+func (g gsmRand) randint(lo, hi int) int { return randInt(g.rng, lo, hi) }
+
+// randrange is random.randrange(lo, hi, step): lo, lo+step, … below hi.
+func (g gsmRand) randrange(lo, hi, step int) int { return lo + step*g.rng.IntN((hi-lo+step-1)/step) }
+
+// sample is random.sample(xs, k): k distinct entries in random order.
+func (g gsmRand) sample(k int, xs ...string) []string {
+	p := g.rng.Perm(len(xs))
+	out := make([]string, k)
+	for i := range out {
+		out[i] = xs[p[i]]
+	}
+	return out
+}
+
+// A gsmTemplate is one of reasoning-gym's generate_<n> functions at
+// difficulty 1.0: it draws the variables as reasoning-gym does and returns
+// the question and the answer's value.
+type gsmTemplate func(g gsmRand) (question string, answer float64)
+
+// gsmTemplates are the ported templates by reasoning-gym's index (the n of
+// generate_<n>, all among its tasks_ok). The others are not ported yet.
+var gsmTemplates = map[int]gsmTemplate{
+	0: func(g gsmRand) (string, float64) {
+		name := g.choice("Emily", "Sarah", "Emma", "Sophia", "Olivia", "Ava", "Isabella", "Mia")
+		food := g.choice("shrimp", "onion", "carrot", "mushroom", "clam")
+		peel, batch, per := g.randint(4, 15), g.randrange(20, 50, 5), g.randint(5, 20)
+		total := peel * batch / gcd(peel, batch) * g.randint(1, 4)
+		return fmt.Sprintf("%s can peel %d %ss a minute and saute %d %ss in %d minutes. How long will it take her to peel and saute %d %ss?",
+			name, peel, food, batch, food, per, total, food), float64(total/peel + total/batch*per)
+	},
+	1: func(g gsmRand) (string, float64) {
+		name := g.choice("Sophie", "Emma", "Olivia", "Ava", "Isabella", "Sophia", "Mia")
+		family := g.choice("nephew", "cousin", "brother")
+		blocks, animals, rings := g.randint(70, 75), g.randint(35, 50), g.randint(20, 35)
+		balls := g.randint(20, 100)
+		total := blocks + animals + rings + balls
+		return fmt.Sprintf("When %s watches her %s, she gets out a variety of toys for him. The bag of building blocks has %d blocks in it. The bin of stuffed animals has %d stuffed animals inside. The tower of stacking rings has %d multicolored rings on it. %s recently bought a tube of bouncy balls, bringing her total number of toys for her %s up to %d. How many bouncy balls came in the tube?",
+			name, family, blocks, animals, rings, name, family, total), float64(balls)
+	},
+	6: func(g gsmRand) (string, float64) {
+		place := g.choice("park", "yard", "field", "playground", "garden")
+		mult := g.choiceInt(2, 3, 4)
+		girls := g.randint(5, 50)
+		for girls*(mult+1) > 200 {
+			girls = g.randint(5, 50)
+		}
+		return fmt.Sprintf("There are %d girls in the %s. If there are %d times the number of boys in the %s, how many kids are in the %s?",
+			girls, place, mult, place, place), float64(girls + girls*mult)
+	},
+	7: func(g gsmRand) (string, float64) {
+		name := g.choice("Mary", "Emma", "Sophia", "Isabella", "Olivia", "Ava", "Mia")
+		received, perLedge, ledges, give := g.randint(20, 50), g.randint(7, 13), g.randint(50, 70), g.randint(3, 8)
+		for ledges*perLedge+received-ledges*give <= 0 {
+			perLedge, give = g.randint(7, 13), g.randint(3, 8)
+		}
+		return fmt.Sprintf("%s is an avid gardener. Yesterday, she received %d new potted plants from her favorite plant nursery. She already has %d potted plants on each of the %d window ledges of her large country home. Feeling generous, she has decided that she will give %d potted plant from each ledge to friends and family tomorrow. How many potted plants will %s remain with?",
+			name, received, perLedge, ledges, give, name), float64(perLedge*ledges + received - ledges*give)
+	},
+	8: func(g gsmRand) (string, float64) {
+		name := g.choice("Emma", "Olivia", "Ava", "Isabella", "Sophia", "Mia", "Charlotte")
+		drink := g.choice("coffee", "tea")
+		sugar, water := g.randint(25, 201), g.randint(5, 101)
+		total := (sugar + water) * g.randint(1, 10)
+		return fmt.Sprintf("%s makes %s using teaspoons of sugar and cups of water in the ratio of %d:%d. If she used a total of %d teaspoons of sugar and cups of water, calculate the number of teaspoonfuls of sugar she used.",
+			name, drink, sugar, water, total), float64(sugar * total / (sugar + water))
+	},
+	10: func(g gsmRand) (string, float64) {
+		name1 := g.choice("James", "John", "Robert", "Michael", "William", "David", "Richard")
+		name2 := g.choice("Mary", "Patricia", "Jennifer", "Linda", "Elizabeth", "Barbara", "Susan")
+		relation := g.choice("sister", "cousin")
+		age, years, mult := g.randint(8, 25), g.randint(2, 10), g.randint(2, 5)
+		for age*mult-years <= 0 {
+			age, years, mult = g.randint(8, 25), g.randint(2, 10), g.randint(2, 5)
+		}
+		return fmt.Sprintf("%s is %d years old. In %d years his %s %s will be %d times as old as %s is now. How old is %s right now?",
+			name1, age, years, relation, name2, mult, name1, name2), float64(age*mult - years)
+	},
+	16: func(g gsmRand) (string, float64) {
+		names := g.sample(3, "Charlie", "Dorothy", "James", "Sarah", "Michael", "Emily", "David")
+		platform := g.choice("Instagram", "Twitter", "LinkedIn", "TikTok", "Snapchat")
+		mult1, mult2 := g.randint(2, 5), g.randint(2, 5)
+		for mult2 == mult1 {
+			mult2 = g.randint(2, 5)
+		}
+		n := g.randint(4, 20) * mult1
+		return fmt.Sprintf("%s has %d times as many %s friends as %s. %s has %d times as many friends on %s as %s. If %s has %d friends on %s, how many %s friends does %s have?",
+			names[0], mult1, platform, names[1], names[2], mult2, platform, names[1], names[0], n, platform, platform, names[2]), float64(n / mult1 * mult2)
+	},
+	20: func(g gsmRand) (string, float64) {
+		name := g.choice("James", "John", "Robert", "Michael", "William", "David", "Richard")
+		obj := g.choice("olive", "almond", "cookie", "cracker", "banana")
+		surface := g.choice("plate", "table", "bowl", "tray", "basket")
+		capacity, trays := g.randint(20, 51), g.randint(2, 7)
+		left := g.randint(1, 20)
+		return fmt.Sprintf("%s places %ss on the %s. Each %s can hold %d %ss. If he has %d %ss and %d %ss, how many %ss won't he be able to place on the %s?",
+			name, obj, surface, surface, capacity, obj, capacity*trays+left, obj, trays, surface, obj, surface), float64(left)
+	},
+	26: func(g gsmRand) (string, float64) {
+		ball := g.choice("golf", "tennis")
+		color := g.choice("blue", "red", "green", "yellow", "white")
+		fracs := []int{50, 25, 75} // percent
+		f1, f2 := fracs[g.rng.IntN(3)], fracs[g.rng.IntN(3)]
+		n := g.randint(10, 100)
+		for n*f1%100 != 0 || n*f1*f2%10000 != 0 {
+			n = g.randint(10, 100)
+		}
+		return fmt.Sprintf("A juggler can juggle %d balls. %d%% of the balls are %s balls, and %d%% of the %s balls are %s. How many %s %s balls are there?",
+			n, f1, ball, f2, ball, color, color, ball), float64(n * f1 / 100 * f2 / 100)
+	},
+	34: func(g gsmRand) (string, float64) {
+		event := g.choice("Halloween candy hunt", "Treasure hunt", "Scavenger hunt", "Charity fundraiser")
+		item := g.choice("eggs", "treats", "toys", "coins", "tokens", "balls", "candies", "goodies")
+		family := g.choice("Johnson", "Williams", "Mirzakhani", "Lopez", "Garcia", "Lee")
+		total := g.randrange(50, 201, 10)
+		n, m := g.randint(10, 51), g.randint(5, 21)
+		for 2*n+m >= total {
+			n, m = g.randint(10, 51), g.randint(5, 21)
+		}
+		return fmt.Sprintf("The %s team hid %d %s. The %s twins each found %d %s. All the other %s except %d were found by their friends. How many %s did the friends find?",
+			event, total, item, family, n, item, item, m, item), float64(total - 2*n - m)
+	},
+	43: func(g gsmRand) (string, float64) {
+		person := g.choice("student", "boy", "child", "kid")
+		item := g.choice("marble", "sticker", "toy", "book", "pencil")
+		relation := g.choice("sister", "brother", "friend", "cousin")
+		n := g.randint(5, 21)
+		k := g.randint(2, min(n-1, 10))
+		return fmt.Sprintf("A %s has %d %ss. His %s has %d fewer %ss than he has. How many %ss do they have together?",
+			person, n, item, relation, k, item, item), float64(n + n - k)
+	},
+	50: func(g gsmRand) (string, float64) {
+		name := g.choice("Teddy", "Tommy", "Billy", "Jimmy", "Bobby", "Danny")
+		p1, p2 := g.randrange(100, 500, 2), g.randrange(300, 1000, 2)
+		return fmt.Sprintf("%s finished half of a %d piece puzzle, and then started and finished another %d piece puzzle within an hour. How many puzzle pieces did %s place during that hour?",
+			name, p1, p2, name), float64(p1/2 + p2)
+	},
+	53: func(g gsmRand) (string, float64) {
+		name := g.choice("James", "John", "Robert", "Michael", "William", "David", "Richard", "Joseph")
+		property := g.choice("even", "odd")
+		sides := g.choiceInt(4, 6, 8, 10, 12, 20)
+		target := 0
+		for {
+			target = g.randint(1, sides-1)
+			above := sides - target
+			if above%target == 0 && above*100%sides == 0 && above*100 > 25*sides {
+				break
+			}
+		}
+		return fmt.Sprintf("%s is rolling a %d-sided die. How much more likely is it (expressed as a percentage) that he rolls a number greater than %d than that he rolls two %s numbers in a row?",
+			name, sides, target, property), float64((sides-target)*100/sides - 25)
+	},
+	56: func(g gsmRand) (string, float64) {
+		family := g.choice("Smith", "Johnson", "Williams", "Brown", "Jones")
+		item := g.choice("cupcake", "muffin", "brownie", "biscuit")
+		fl := g.sample(3, "vanilla", "strawberry", "blueberry", "lemon", "peanut butter")
+		total := g.randrange(5000, 10000, 25)
+		n1, n2 := g.randint(1000, 3000), g.randint(1000, 3000)
+		for n1+n2 >= total {
+			n1, n2 = g.randint(1000, 3000), g.randint(1000, 3000)
+		}
+		return fmt.Sprintf("The %s family is busy making %ss. So far, they've made %d %ss. They have %d %s %ss, %d %s %ss, and some %s %ss. How many %s %ss have they made?",
+			family, item, total, item, n1, fl[0], item, n2, fl[1], item, fl[2], item, fl[2], item), float64(total - n1 - n2)
+	},
+	58: func(g gsmRand) (string, float64) {
+		name := g.choice("John", "Mike", "James", "David", "Robert", "William")
+		container := g.choice("cup", "bottle", "carton")
+		liquid := g.choice("juice", "soda", "sparkling water", "tea", "lemonade")
+		unit := g.choice("ounce", "mL", "cc", "oz")
+		volume, n, cal := g.randint(6, 16), g.randint(2, 6), g.randint(2, 10)
+		return fmt.Sprintf("A %s of %s is %d %ss of %s. %s drinks %d %ss of %s. If %s has %d calories per %s how many calories did he consume?",
+			container, liquid, volume, unit, liquid, name, n, container, liquid, liquid, cal, unit), float64(volume * n * cal)
+	},
+	69: func(g gsmRand) (string, float64) {
+		name := g.choice("Emma", "Olivia", "Ava", "Isabella", "Sophia", "Mia", "Charlotte", "Amelia", "Harper", "Evelyn")
+		doc := g.choice("essay", "report", "thesis", "dissertation", "assignment")
+		frac := g.choice("1/2", "1/3", "1/4", "2/3", "3/4")
+		num, den := int(frac[0]-'0'), int(frac[2]-'0')
+		pages := den * g.randint(1, 325/den)
+		return fmt.Sprintf("%s is required to submit a %d-page %s. She already finished writing %s of the %s. How many pages does she have left to write?",
+			name, pages, doc, frac, doc), float64(pages - pages*num/den)
+	},
+	78: func(g gsmRand) (string, float64) {
+		names := g.sample(2, "Emma", "Olivia", "Ava", "Isabella", "Sophia", "Mia", "Charlotte", "Amelia")
+		diff := g.randint(5, 30)
+		if diff%2 != 0 {
+			diff++
+		}
+		age := g.randint(15, 75)
+		return fmt.Sprintf("%s and %s are currently %d years apart in age. If %s, who is younger than %s, is %d years old, what's the average of their ages?",
+			names[0], names[1], diff, names[0], names[1], age), float64((age + age + diff) / 2)
+	},
+	81: func(g gsmRand) (string, float64) {
+		job := g.choice("plumber", "electrician", "painter", "carpenter", "landscaper")
+		cur := g.choice("$", "£", "€")
+		weeks, days, pay := g.randint(2, 5), g.randint(4, 7), g.randrange(40, 200, 5)
+		return fmt.Sprintf("A %s works for %d weeks every month and for %d days every week. If he gets paid %s%d every day, how much does he earn if he works for a year?",
+			job, weeks, days, cur, pay), float64(weeks * days * pay * 12)
+	},
+	82: func(g gsmRand) (string, float64) {
+		name := g.choice("James", "John", "Robert", "Michael", "William", "David", "Richard", "Joseph")
+		emails, pct, workdays := g.randint(50, 200), g.randint(5, 40), g.randint(3, 7)
+		for emails*pct%100 != 0 || emails*(100-pct)%100 != 0 {
+			emails, pct = g.randint(50, 200), g.randint(5, 40)
+		}
+		return fmt.Sprintf("%s gets %d emails a day. %d%% of those emails don't require any response. %s responds to the rest of them. How many emails does %s respond to in a %d day work week?",
+			name, emails, pct, name, name, workdays), float64((emails - emails*pct/100) * workdays)
+	},
+	88: func(g gsmRand) (string, float64) {
+		school := g.choice("Oakwood High School", "Riverside Academy", "Sunnyside High", "Greenville High School")
+		venue := g.choice("Auditorium", "Gymnasium", "Sports Arena", "Convention Center")
+		grads, faculty := g.randrange(500, 1500, 50), g.randrange(100, 500, 50)
+		per := g.randint(2, 10)
+		return fmt.Sprintf("%s is holding graduation in their %s this year which has space for %d people. After accounting for %d seats for graduates and %d seats for faculty attending, how many tickets would each graduate receive to give to their friends and family if the tickets are split equally?",
+			school, venue, per*grads+grads+faculty, grads, faculty), float64(per)
+	},
+	91: func(g gsmRand) (string, float64) {
+		name := g.choice("John", "Michael", "David", "James", "Robert", "William", "Richard")
+		fruit := g.choice("pineapple", "mango", "banana", "papaya", "coconut")
+		area := g.choice("hectare", "square yard", "square meter")
+		size, density := g.randrange(5, 100, 5), g.randint(2, 101)
+		months := g.choiceInt(1, 2, 3, 4, 6, 12)
+		return fmt.Sprintf("%s has %d %ss of a %s field. There are %d %ss per %s. %s can harvest his %ss every %d months. How many %ss can %s harvest within a year?",
+			name, size, area, fruit, density, fruit, area, name, fruit, months, fruit, name), float64(size * density * (12 / months))
+	},
+}
+
+// gsmPorted lists gsmTemplates' indices in order: what an item draws from.
+var gsmPorted = slices.Sorted(maps.Keys(gsmTemplates))
+
+func gcd(a, b int) int { return int(gcd64(int64(a), int64(b))) }
+
+// gsmFormat is reasoning-gym's format_number: an integer as such, else at
+// most two decimals without trailing zeros.
+func gsmFormat(v float64) string {
+	if v == math.Trunc(v) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	s := strings.TrimRight(strconv.FormatFloat(v, 'f', 2, 64), "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+var gsmSymbolicTask = rg.Task[GSMSymbolicOptions]{
+	Name:        "gsm_symbolic",
+	Description: "reasoning-gym gsm_symbolic: a grade-school word problem from one of GSM-Symbolic's templates with fresh names and numbers; answer the number.",
+	Revision:    1,
+	Defaults:    GSMSymbolicOptions{Difficulty: 1},
+	Generate: func(rng *rand.Rand, o GSMSymbolicOptions) (rg.Item, error) {
+		idx := gsmPorted[rng.IntN(len(gsmPorted))]
+		q, v := gsmTemplates[idx](gsmRand{rng})
+		return rg.Item{
+			Question: q + " Give the result as your final answer. Do not include units.",
+			Answer:   gsmFormat(v),
+			Data:     v,
+			Meta:     map[string]any{"template": idx, "answer_value": v, "difficulty": o.Difficulty},
+		}, nil
+	},
+	Score: scoreGSM,
+	Guess: func(rng *rand.Rand, it *rg.Item) string { return guessNear(rng, strconv.Itoa(int(it.Data.(float64)))) },
+	Retry: true,
+	Feedback: func(answer string, it *rg.Item, _ float64) string {
+		x, ok := gsmNumber(answer)
+		switch {
+		case !ok:
+			return "Your answer has no number."
+		case x > it.Data.(float64):
+			return "Your answer is too high."
+		}
+		return "Your answer is too low."
+	},
+}
+
+// gsmNumberPattern is reasoning-gym's `\b-?\d+(?:\.\d+)?\b` with thousands
+// separators allowed.
+var gsmNumberPattern = regexp.MustCompile(`-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?`)
+
+// gsmNumber reads the answer's first number, as reasoning-gym does.
+func gsmNumber(answer string) (float64, bool) {
+	if len(answer) > maxAnswerLen {
+		return 0, false
+	}
+	m := gsmNumberPattern.FindString(answer)
+	if m == "" {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(strings.ReplaceAll(m, ",", ""), 64)
+	return f, err == nil
+}
+
+// scoreGSM is reasoning-gym's: the answer's first number equal to the value
+// scores 1, another number 0.01, no number 0. Quarry also reads thousands
+// separators ("1,200", which reasoning-gym reads as 1) and a leading minus
+// (reasoning-gym's \b skips it). Like reasoning-gym it compares with the
+// reference as printed (at most two decimals).
+func scoreGSM(answer string, it *rg.Item) float64 {
+	x, ok := gsmNumber(answer)
+	if !ok {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(it.Answer, 64)
+	if math.Abs(x-v) <= 1e-9*math.Max(1, math.Abs(v)) {
+		return 1
+	}
+	return 0.01
+}
