@@ -255,10 +255,105 @@ var gsmTemplates = map[int]gsmTemplate{
 		return fmt.Sprintf("%s has %d %ss of a %s field. There are %d %ss per %s. %s can harvest his %ss every %d months. How many %ss can %s harvest within a year?",
 			name, size, area, fruit, density, fruit, area, name, fruit, months, fruit, name), float64(size * density * (12 / months))
 	},
+	55: func(g gsmRand) (string, float64) {
+		name := g.choice("Dax", "Alex", "Sam", "Jordan", "Taylor", "Morgan", "Riley")
+		place := g.choice("orchard", "backyard", "greenhouse", "allotment")
+		fruit := g.choice("strawberries", "cherries", "blueberries", "raspberries")
+		location := g.choice("garden", "field", "plot", "patch")
+		insects := g.sample(2, "beetles", "ladybugs", "grasshoppers", "caterpillars", "bees", "wasps")
+		n := g.randint(20, 200)
+		n += n % 2
+		return fmt.Sprintf("%s went to their %s to pick some %s and found half as many %s as %s in the %s. If there were %d %s, calculate the total number of insects in the %s.",
+			name, place, fruit, insects[0], insects[1], location, n, insects[1], location), float64(n + n/2)
+	},
+	62: func(g gsmRand) (string, float64) {
+		item := g.choice("pizza", "cake", "pie", "lasagna")
+		unit := g.choice("pieces", "portions", "servings")
+		names := g.sample(2, "Emma", "Liam", "Olivia", "Noah", "Ava", "Elijah", "Charlotte", "James")
+		per := g.randint(2, 6)
+		days := g.randint(2, 8)
+		return fmt.Sprintf("A %s has %d %s. If %s can eat %d %s a day while %s can eat 2 times as much, how many days will the %s last?",
+			item, 3*per*days, unit, names[0], per, unit, names[1], item), float64(days)
+	},
+	67: func(g gsmRand) (string, float64) {
+		name := g.choice("John", "James", "William", "Michael", "David", "Robert", "Thomas")
+		fruit := g.choice("banana", "apple", "orange", "pear", "peach", "plum")
+		d := g.sample(3, "Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+		mult := 2 + g.rng.IntN(3) // double, triple, quadruple
+		n1, n2 := g.randint(30, 400), g.randint(50, 400)
+		return fmt.Sprintf("%s picks %d %ss on %s. Then he picks %d %ss on %s. On %s, he picks %d times the number of %ss he did on %s. How many %ss does %s have?",
+			name, n1, fruit, d[0], n2, fruit, d[1], d[2], mult, fruit, d[0], fruit, name), float64(n1 + n2 + mult*n1)
+	},
+	72: func(g gsmRand) (string, float64) {
+		structure := g.choice("building", "pyramid", "stack", "tower")
+		obj := g.choice("brick", "cube", "tile", "block")
+		c := g.sample(3, "green", "purple", "orange", "pink", "white", "black")
+		n1 := g.randint(2, 10)
+		total := g.randint(3*n1+1, 3*n1+21)
+		return fmt.Sprintf("A %s is made out of %d %s %ss, 2 times as many %s %ss, and an unknown number of %s %ss. If there are %d %ss in the %s in total, how many %s %ss are there?",
+			structure, n1, c[0], obj, c[1], obj, c[2], obj, total, obj, structure, c[2], obj), float64(total - 3*n1)
+	},
+	75: func(g gsmRand) (string, float64) {
+		names := g.sample(2, "Ben", "James", "John", "Michael", "William", "David", "Richard", "Joseph")
+		colors := g.sample(2, "blue", "red", "green", "yellow", "purple", "orange")
+		n1, n2 := g.randint(2, 20), g.randint(2, 20)
+		return fmt.Sprintf("%s has %d tubes of %s paint and %d tubes of %s paint. %s has half as many tubes of %s paint as %s, and three times as many tubes of %s paint as %s. How many tubes of paint does %s have?",
+			names[0], n1, colors[0], n2, colors[1], names[1], colors[0], names[0], colors[1], names[0], names[1]), float64(n1/2 + 3*n2)
+	},
+	80: func(g gsmRand) (string, float64) {
+		name := g.choice("Candy", "Sarah", "Emma", "Olivia", "Isabella", "Sophia", "Mia", "Charlotte")
+		c := g.sample(2, "blue", "red", "green", "yellow", "purple", "orange")
+		n1, n2, n3, n4 := g.randint(15, 45), g.randint(45, 100), g.randint(20, 80), g.randint(50, 100)
+		for (n1+n2)*100%(n1+n2+n3+n4) != 0 { // ends by n4 = 100(n1+n2) - n1 - n2 - n3
+			n4++
+		}
+		return fmt.Sprintf("%s has %d light %s spools of thread, %d dark %s spools of thread, %d light %s spools of thread, and %d dark %s spools of thread. What percent of her spools are %s?",
+			name, n1, c[0], n2, c[0], n3, c[1], n4, c[1], c[0]), float64(100 * (n1 + n2) / (n1 + n2 + n3 + n4))
+	},
+	83: func(g gsmRand) (string, float64) {
+		names := g.sample(2, "Sam", "Harry", "Tom", "John", "Mike", "Dave", "Steve", "Bob")
+		unit := g.choice("feet", "yards", "meters")
+		diff := 10 * g.randint(2, 18)
+		total := diff + 22 + 2*g.randint(0, 100)
+		return fmt.Sprintf("If %s and %s have %d %s of fence between them, and they agree to split it with %s getting %d %s more than %s, how much is left over for %s?",
+			names[0], names[1], total, unit, names[1], diff, unit, names[0], names[0]), float64((total - diff) / 2)
+	},
+	95: func(g gsmRand) (string, float64) {
+		name1 := g.choice("A father", "A grandfather", "An uncle")
+		name2 := g.choice("his wife", "his partner", "his spouse")
+		relation := g.choice("daughter", "son", "grandchild")
+		food := g.choice("pizzas", "burritos", "tacos", "sushi rolls", "hamburgers")
+		n1, n2, n3 := g.randint(2, 9), g.randint(2, 9), g.randint(2, 9)
+		period, days := "week", 7
+		if g.rng.IntN(2) == 1 {
+			period, days = "month", 30
+		}
+		return fmt.Sprintf("%s eats %d %s per day, %s eats %d %s per day, and their %s eats %d %s per day. How many %s does this family eat in one %s?",
+			name1, n1, food, name2, n2, food, relation, n3, food, food, period), float64((n1 + n2 + n3) * days)
+	},
+	99: func(g gsmRand) (string, float64) {
+		name := g.choice("David", "John", "Michael", "James", "William", "Robert")
+		cur := g.choice("$", "€", "£")
+		item := g.choice("screw", "nail", "washer", "nut", "anchor")
+		store := g.choice("hardware", "home improvement", "construction supply")
+		q := g.randint(15, 60)
+		price := round2(0.01 + 0.99*g.rng.Float64())
+		left := g.randint(1, 100)
+		// reasoning-gym answers int(initial - cost) in floats, one less than
+		// left when the float error falls below; Quarry answers left.
+		return fmt.Sprintf("%s has %s%.2f and wants to buy %d %ss from a bin at the %s store. Each %s costs %s%.2f. How much money does %s have left after paying for the %ss?",
+			name, cur, float64(q)*price+float64(left), q, item, store, item, cur, price, name, item), float64(left)
+	},
 }
 
 // gsmPorted lists gsmTemplates' indices in order: what an item draws from.
 var gsmPorted = slices.Sorted(maps.Keys(gsmTemplates))
+
+// round2 is Python's round(x, 2).
+func round2(x float64) float64 {
+	f, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 2, 64), 64)
+	return f
+}
 
 func gcd(a, b int) int { return int(gcd64(int64(a), int64(b))) }
 

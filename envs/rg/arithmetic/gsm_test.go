@@ -34,6 +34,10 @@ var gsmChecks = map[int]func(n []int) int{
 	58: func(n []int) int { return n[0] * n[1] * n[2] },
 	81: func(n []int) int { return n[0] * n[1] * n[2] * 12 },
 	88: func(n []int) int { return (n[0] - n[1] - n[2]) / n[1] },
+	62: func(n []int) int { return n[0] / (3 * n[1]) },
+	72: func(n []int) int { return n[2] - 3*n[0] },
+	75: func(n []int) int { return n[0]/2 + 3*n[1] },
+	83: func(n []int) int { return (n[0] - n[1]) / 2 },
 }
 
 func TestGSMSymbolicTemplates(t *testing.T) {
