@@ -344,6 +344,112 @@ var gsmTemplates = map[int]gsmTemplate{
 		return fmt.Sprintf("%s has %s%.2f and wants to buy %d %ss from a bin at the %s store. Each %s costs %s%.2f. How much money does %s have left after paying for the %ss?",
 			name, cur, float64(q)*price+float64(left), q, item, store, item, cur, price, name, item), float64(left)
 	},
+	4: func(g gsmRand) (string, float64) {
+		name := g.choice("Mary", "Sarah", "Emma", "Elizabeth", "Catherine")
+		items := g.choice("sprinkles", "frosting", "icing", "chocolate chips")
+		food := g.choice("cupcake", "cookie", "brownie", "muffin")
+		location := g.choice("pantry", "cupboard", "kitchen cabinet", "storage room")
+		container := g.choice("pan", "tray", "baking sheet", "rack")
+		perJar := g.randint(6, 20)
+		perPan := min(perJar*g.randint(1, max(1, 24/perJar)), 24)
+		jars := g.randint(3, 15)
+		return fmt.Sprintf("%s has %d jars of %s in her %s. Each jar of %s can decorate %d %ss. %s wants to bake enough %ss to use up all of her %s. If each %s holds %d %ss, how many %ss worth of %ss should she bake?",
+			name, jars, items, location, items, perJar, food, name, food, items, container, perPan, food, container, food), float64(jars * perJar / perPan)
+	},
+	12: func(g gsmRand) (string, float64) {
+		name := g.choice("Emma", "Olivia", "Ava", "Isabella", "Sophia", "Mia", "Charlotte")
+		games := g.sample(2, "word puzzle", "jigsaw puzzle", "chess puzzle", "riddle", "brain teaser")
+		period := g.choice("weekend", "vacation", "holiday", "day off", "free time")
+		t1, t2 := g.randint(5, 30), g.randint(3, 20)
+		for t2 >= t1 {
+			t1, t2 = g.randint(5, 30), g.randint(3, 20)
+		}
+		n1, n2 := g.randint(2, 10), g.randint(4, 15)
+		return fmt.Sprintf("It takes %s %d minutes to finish a %s and %d minutes to finish a %s. Over the %s she solved %d %ss and %d %ss. How much time did she spend playing these games?",
+			name, t1, games[0], t2, games[1], period, n1, games[0], n2, games[1]), float64(t1*n1 + t2*n2)
+	},
+	14: func(g gsmRand) (string, float64) {
+		name := g.choice("Peter", "John", "Michael", "David", "James", "Robert", "William")
+		d := g.sample(3, "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+		mult := g.choiceInt(2, 3, 4)
+		maxTotal := 14*60/mult - 1
+		maxEach := min(60, maxTotal/2)
+		t1 := g.randint(10, maxEach)
+		t2 := g.randint(10, min(maxEach, maxTotal-t1))
+		return fmt.Sprintf("On %s, %s wants to exercise for %d the amount of time he did on %s and %s combined. On %s he exercised for %d minutes. On %s he exercised for %d minutes. How many minutes does he have to exercise on %s to reach his goal?",
+			d[2], name, mult, d[1], d[0], d[0], t1, d[1], t2, d[2]), float64((t1 + t2) * mult)
+	},
+	19: func(g gsmRand) (string, float64) {
+		name := g.choice("Garrett", "James", "Michael", "David", "John", "Robert", "William")
+		pan := g.choice("pan", "pot", "skillet")
+		initial, secs := g.randrange(10, 101, 10), g.randrange(10, 31, 2)
+		m2 := g.randint(2, 5)
+		m3 := g.randint(m2+1, 8)
+		for m3*initial%8 != 0 { // 8 always qualifies
+			m3 = g.randint(m2+1, 8)
+		}
+		fourth := m3 * initial / 2
+		return fmt.Sprintf("%s is popping popcorn for a snack. As the %s of kernels heats up, the kernels start popping faster. %d pop in the first %d seconds of cooking, then %d times that amount in the next %d seconds. The kernels increase to %d times the initial popping rate in the next %d seconds, but in the final %d seconds, the popping slows down to half the rate as the past %d seconds. After %s takes the %s off the heat, a quarter of the number of kernels that popped in the final %d seconds of cooking also pop from the residual heat. How many pieces of popcorn does %s have to eat?",
+			name, pan, initial, secs, m2, secs, m3, secs, secs, secs, name, pan, secs, name), float64(initial + m2*initial + m3*initial + fourth + fourth/4)
+	},
+	22: func(g gsmRand) (string, float64) {
+		name := g.choice("Mrs. Smith", "Ms. Johnson", "Dr. Patel", "Mrs. Lee")
+		kind := g.choice("house", "apartment", "condo", "townhouse")
+		budget := g.randrange(300000, 500000, 10000)
+		price := g.randrange(250000, budget, 10000)
+		broker, transfer := g.randint(3, 8), g.randint(10, 15)
+		for float64(price)*(1+float64(broker)/100+float64(transfer)/100) <= float64(budget+1) {
+			price = g.randrange(250000, budget, 10000)
+		}
+		return fmt.Sprintf("%s is looking for a %s that will not go beyond her $%s budget. She saw a property that has a selling price of $%s. On top of that, the buyer has to pay a brokerage fee which is %d%% of the selling price, and also the transfer fee that is %d%% of the selling price. How much more is the total price of the %s than %s's budget?",
+			name, kind, groupThousands(strconv.Itoa(budget)), groupThousands(strconv.Itoa(price)), broker, transfer, kind, name), float64(price + price*broker/100 + price*transfer/100 - budget)
+	},
+	23: func(g gsmRand) (string, float64) {
+		name := g.choice("Emma", "Sophia", "Isabella", "Olivia", "Ava", "Mia", "Emily")
+		task := g.choice("her taxes", "her financial planning", "her business accounting")
+		prof := g.choice("accountant", "financial advisor", "tax consultant", "bookkeeper")
+		work := g.choice("freelance", "consulting", "part-time", "contract")
+		cur := g.choice("$", "€", "£")
+		hours, rate, fee := g.randint(4, 14), g.randint(20, 100), g.randint(50, 200)
+		for hours*rate <= fee {
+			hours, rate, fee = g.randint(4, 14), g.randint(20, 100), g.randint(50, 200)
+		}
+		return fmt.Sprintf("%s is trying to decide whether to do %s herself or hire an %s. If she does it herself, she'll be able to do %d fewer hours of %s work, losing %s%d/hour in missed income. The %s charges %s%d. How much more money will she have if she hires the %s?",
+			name, task, prof, hours, work, cur, rate, prof, cur, fee, prof), float64(hours*rate - fee)
+	},
+	30: func(g gsmRand) (string, float64) {
+		group := g.choice("group", "class")
+		sport := g.choice("basketball", "soccer", "tennis", "baseball", "volleyball")
+		h := g.sample(3, "read", "paint", "hike", "dance", "bake", "play video games", "play music")
+		n := g.randint(20, 200)
+		n2, n1 := g.randint(2, n/6), g.randint(2, n/3)
+		for n1+3*n2 >= n {
+			n = g.randint(20, 200)
+			n2, n1 = g.randint(2, n/6), g.randint(2, n/3)
+		}
+		return fmt.Sprintf("A %s of %d students has various hobbies. %d like to %s, %d like to play %s, and the rest like to either %s or %s. How many like to %s if the number that like to %s is twice the number that prefer playing %s?",
+			group, n, n1, h[0], n2, sport, h[1], h[2], h[1], h[2], sport), float64(n - n1 - 3*n2)
+	},
+	59: func(g gsmRand) (string, float64) {
+		d := g.randint(2, 50)
+		n := g.randint(2, min(20, 100/d))
+		t := g.randint(2, 500)
+		return fmt.Sprintf("A fog bank rolls in from the ocean to cover a city. It takes %d minutes to cover every %d miles of the city. If the city is %d miles across from the oceanfront to the opposite inland edge, how many minutes will it take for the fog bank to cover the whole city?",
+			t, d, d*n), float64(n * t)
+	},
+	64: func(g gsmRand) (string, float64) {
+		name := g.choice("Chester", "James", "John", "Robert", "Michael", "William", "David")
+		n1, n2 := g.randint(2, 6), g.randint(4, 8)
+		for n2 <= n1 {
+			n2 = g.randint(4, 8)
+		}
+		d1, d2 := g.randint(20, 110), g.randint(20, 110)
+		for (n1*d1+n2*d2)%12 != 0 {
+			d1, d2 = g.randint(20, 110), g.randint(20, 110)
+		}
+		return fmt.Sprintf("If %s eats %d eggs a day for %d days and then increases it to %d eggs a day for %d days, how many dozens of eggs will %s need for %d days?",
+			name, n1, d1, n2, d2, name, d1+d2), float64((n1*d1 + n2*d2) / 12)
+	},
 }
 
 // gsmPorted lists gsmTemplates' indices in order: what an item draws from.
