@@ -450,6 +450,109 @@ var gsmTemplates = map[int]gsmTemplate{
 		return fmt.Sprintf("If %s eats %d eggs a day for %d days and then increases it to %d eggs a day for %d days, how many dozens of eggs will %s need for %d days?",
 			name, n1, d1, n2, d2, name, d1+d2), float64((n1*d1 + n2*d2) / 12)
 	},
+	2: func(g gsmRand) (string, float64) {
+		teacher := g.choice("Ms. Johnson", "Mr. Smith", "Dr. Lee", "Mrs. Garcia")
+		group1 := g.choice("soccer players", "basketball players", "volleyball players", "swimmers")
+		groups := g.sample(2, "dancers", "choir members", "debate team members", "robotics club members")
+		event := g.choice("competition", "tournament", "performance", "meet")
+		total := 100 // reasoning-gym's randint(1, min(int(1.5 × difficulty), 2)) hundred
+		p1 := g.choiceInt(20, 40, 60, 80)
+		remaining := total - total*p1/100
+		step := 100 / remaining
+		p2 := 20 + step*g.rng.IntN((90-20)/step+1)
+		return fmt.Sprintf("In %s's class of %d students, %d%% of the class are %s. Out of the remaining class, %d%% of the students are %s or part of %s. These 3 groups of students will need to leave early today to travel to an away %s. How many students are leaving early?",
+			teacher, total, p1, group1, p2, groups[0], groups[1], event), float64(total*p1/100 + remaining*p2/100)
+	},
+	3: func(g gsmRand) (string, float64) {
+		name := g.choice("Mike", "John", "David", "James", "Robert", "William", "Richard")
+		pals := g.randint(5, 15)
+		lost := g.randint(1, pals-1)
+		letters, pages := g.randint(2, 5), g.randint(5, 12)
+		mult := (pals - lost) * letters * pages
+		var valid []int
+		for m := 4; m <= 15; m++ {
+			if mult*m%60 == 0 {
+				valid = append(valid, m)
+			}
+		}
+		minutes := 4
+		if len(valid) == 0 {
+			// reasoning-gym's fallback: pages per letter raised to fill whole
+			// hours at 4 minutes a page.
+			pages = (mult*minutes + 59) / 60 * 60 / (mult / pages)
+		} else {
+			minutes = valid[g.rng.IntN(len(valid))]
+		}
+		return fmt.Sprintf("%s was a pen pal with %d people. He stopped being penpals with %d of them. They each send %d letters a week that are %d pages long. He responds in kind. He can write a page every %d minutes. How many hours does he spend writing a week?",
+			name, pals, lost, letters, pages, minutes), float64((pals - lost) * letters * pages * minutes / 60)
+	},
+	5: func(g gsmRand) (string, float64) {
+		names := g.sample(2, "Emma", "Olivia", "Ava", "Isabella", "Sophia", "Mia", "Charlotte", "Carol", "Jennifer")
+		city := g.choice("Los Angeles", "New York", "Chicago", "Houston", "Phoenix")
+		celeb := g.choice("movie stars", "athletes", "musicians", "politicians", "authors")
+		vacation := g.choice("winter break", "spring break", "summer break", "fall break")
+		n1, n2 := g.randint(3, 8), g.randint(2, 5)
+		s1, s2 := g.randint(15, 40), g.randint(30, 60)
+		goal := g.randrange(90, 150, 5)
+		for s1+s2 >= goal {
+			s1, s2 = g.randint(15, 40), g.randint(30, 60)
+		}
+		a, b := names[0], names[1]
+		return fmt.Sprintf("%s and %s are sisters from %s who love collecting signatures from %s. During their %s from school, the sisters spend every afternoon collecting signatures. After %d weeks, %s and %s compare their autograph books, counting up the number of signatures each sister has collected. %s has %d signatures in her book, and %s has %d. The sisters have %d more weeks of %s, and they decide they want to reach %d signatures between them by the end of the summer. How many signatures do the sisters need to collect to reach their goal?",
+			a, b, city, celeb, vacation, n1, a, b, a, s1, b, s2, n2, vacation, goal), float64(goal - s1 - s2)
+	},
+	9: func(g gsmRand) (string, float64) {
+		name := g.choice("Craig", "John", "Michael", "David", "James", "Robert", "William")
+		item1 := g.choice("toy car", "action figure", "coloring book", "puzzle", "board game")
+		item2 := g.choice("sticker", "candy bar", "trading card", "pencil", "eraser")
+		cur := g.choice("$", "€", "£")
+		bill := g.choiceInt(5, 10, 20, 50, 100)
+		bills := max(2, g.randint(1, 10))
+		money := bills * bill
+		price := max(1, min(min(10, money/8), money/6)) // both items' price
+		n1 := g.randint(2, max(3, min(15, money/2/price)))
+		rest := money - n1*price
+		n2 := g.randint(2, max(3, min(10, rest/price)))
+		return fmt.Sprintf("%s has %d %s%d bills. He buys %d %ss for %s%d each. He also buys %d packs of %ss for %s%d each. How much money does he have left?",
+			name, bills, cur, bill, n1, item1, cur, price, n2, item2, cur, price), float64(money - n1*price - n2*price)
+	},
+	11: func(g gsmRand) (string, float64) {
+		name := g.choice("Allan", "John", "Michael", "David", "James", "Robert", "William")
+		f := g.sample(2, "corn", "apple", "banana", "orange", "pear", "grape", "fig", "persimmon", "plum", "kiwi")
+		mult := g.randint(2, 4)
+		n, m := g.randint(20, 100), g.randint(30, 100)
+		k := g.randint(10, min(m, 50))
+		return fmt.Sprintf("At %s's house, there is %d times as much %s as %s. He has a total of %d %s in his house. At the store, %s bought %d %s. He also bought some %s, but he bought %d fewer %s than the %d %s he just bought. What is the combined total of %s and %s that %s now has in the house?",
+			name, mult, f[0], f[1], n, f[1], name, m, f[1], f[0], k, f[0], m, f[1], f[0], f[1], name), float64(n*mult + n + m - k + m)
+	},
+	13: func(g gsmRand) (string, float64) {
+		park := g.choice("Splash World", "Aqua Adventure", "Water Wonderland", "Neptunes Kingdom")
+		unit := g.choice("yards", "meters")
+		speed1 := 5 * g.randint(8, 12)
+		speed2 := 5 * g.randint(speed1/5+2, 16)
+		t2 := g.randint(3, 5)
+		t1 := t2 + g.randint(1, 2)
+		len1, len2 := speed1*t1, speed2*t2
+		if len1 <= len2 {
+			len1 = speed1 * (t1 + 1)
+		}
+		return fmt.Sprintf("The biggest waterslide at %s is %d %s long, and people slide down at %d %s/minute. The second biggest waterslide is %d %s long, but steeper, so people slide down at %d %s/minute. How much longer does it take to ride the biggest slide compared to the second biggest slide?",
+			park, len1, unit, speed1, unit, len2, unit, speed2, unit), float64(len1/speed1 - len2/speed2)
+	},
+	15: func(g gsmRand) (string, float64) {
+		name := g.choice("Emma", "Olivia", "Ava", "Isabella", "Sophia", "Mia", "Charlotte", "Amelia")
+		sport := g.choice("swimming", "cycling", "basketball", "soccer", "volleyball")
+		item1 := g.choice("t-shirt", "jersey", "sports bra")
+		item2 := g.choice("shorts", "leggings", "sweatpants")
+		item3 := g.choice("sneakers", "cleats", "athletic shoes")
+		item4 := g.choice("socks", "headbands", "wristbands")
+		cur := g.choice("$", "€", "£")
+		p1, p2, p4 := g.randint(8, 25), g.randint(3, 15), g.randint(5, 15)
+		discount := g.randint(1, min(5, p4))
+		p3 := g.randint(30, 80) / 2 * 2
+		return fmt.Sprintf("%s qualified for a spot on the %s team, so she went shopping for some athletic gear. She bought a %s for %s%d, a pair of %s %s for %s%d more than the %s cost, and a pair of %s that were originally %s%d but were on sale for half price. She had a coupon for %s%d off the package of %s%d athletic %s that she also bought. How much did she spend on athletic gear?",
+			name, sport, item1, cur, p1, sport, item2, cur, p2, item1, item3, cur, p3, cur, discount, cur, p4, item4), float64(p1 + p1 + p2 + p3/2 + p4 - discount)
+	},
 }
 
 // gsmPorted lists gsmTemplates' indices in order: what an item draws from.
