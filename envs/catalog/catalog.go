@@ -47,7 +47,7 @@ var registrars = []struct {
 	{"crosswords", crosswords.Register},
 	{"wordsearch", wordsearch.Register},
 	{"towerofhanoi", towerofhanoi.Register},
-	{"rg/arithmetic", arithmetic.RegisterBasic},
+	{"rg/arithmetic", arithmetic.Register},
 }
 
 // Option configures New.

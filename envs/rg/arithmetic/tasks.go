@@ -23,6 +23,12 @@ func registerTasks(r *envs.Registry) error {
 		func(r *envs.Registry) error { return rg.Register(r, bitwiseArithmeticTask) },
 		func(r *envs.Registry) error { return rg.Register(r, powerFunctionTask) },
 		func(r *envs.Registry) error { return rg.Register(r, legCountingTask) },
+		func(r *envs.Registry) error { return rg.Register(r, numberFormatTask) },
+		func(r *envs.Registry) error { return rg.Register(r, fractionSimplificationTask) },
+		func(r *envs.Registry) error { return rg.Register(r, timeIntervalsTask) },
+		func(r *envs.Registry) error { return rg.Register(r, calendarArithmeticTask) },
+		func(r *envs.Registry) error { return rg.Register(r, diceTask) },
+		func(r *envs.Registry) error { return rg.Register(r, gsmSymbolicTask) },
 	} {
 		if err := reg(r); err != nil {
 			return fmt.Errorf("arithmetic: %w", err)

@@ -1,0 +1,641 @@
+package arithmetic
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/quarry-rl/quarry/envs/rg"
+)
+
+// GSMSymbolicOptions are reasoning-gym's GSMSymbolicDatasetConfig:
+// difficulty scales the templates' number ranges, and reasoning-gym accepts
+// only 1.0.
+type GSMSymbolicOptions struct {
+	Difficulty float64 `json:"difficulty" range:"1,1"`
+}
+
+// gsmRand is Python's random API as the templates use it.
+type gsmRand struct{ rng *rand.Rand }
+
+// choice is random.choice.
+func (g gsmRand) choice(xs ...string) string { return xs[g.rng.IntN(len(xs))] }
+
+// choiceInt is random.choice over numbers.
+func (g gsmRand) choiceInt(xs ...int) int { return xs[g.rng.IntN(len(xs))] }
+
+// randint is random.randint: lo to hi inclusive.
+func (g gsmRand) randint(lo, hi int) int { return randInt(g.rng, lo, hi) }
+
+// randrange is random.randrange(lo, hi, step): lo, lo+step, … below hi.
+func (g gsmRand) randrange(lo, hi, step int) int { return lo + step*g.rng.IntN((hi-lo+step-1)/step) }
+
+// sample is random.sample(xs, k): k distinct entries in random order.
+func (g gsmRand) sample(k int, xs ...string) []string {
+	p := g.rng.Perm(len(xs))
+	out := make([]string, k)
+	for i := range out {
+		out[i] = xs[p[i]]
+	}
+	return out
+}
+
+// A gsmTemplate is one of reasoning-gym's generate_<n> functions at
+// difficulty 1.0: it draws the variables as reasoning-gym does and returns
+// the question and the answer's value.
+type gsmTemplate func(g gsmRand) (question string, answer float64)
+
+// gsmTemplates are the ported templates by reasoning-gym's index (the n of
+// generate_<n>, all among its tasks_ok). The others are not ported yet.
+var gsmTemplates = map[int]gsmTemplate{
+	0: func(g gsmRand) (string, float64) {
+		name := g.choice("Emily", "Sarah", "Emma", "Sophia", "Olivia", "Ava", "Isabella", "Mia")
+		food := g.choice("shrimp", "onion", "carrot", "mushroom", "clam")
+		peel, batch, per := g.randint(4, 15), g.randrange(20, 50, 5), g.randint(5, 20)
+		total := peel * batch / gcd(peel, batch) * g.randint(1, 4)
+		return fmt.Sprintf("%s can peel %d %ss a minute and saute %d %ss in %d minutes. How long will it take her to peel and saute %d %ss?",
+			name, peel, food, batch, food, per, total, food), float64(total/peel + total/batch*per)
+	},
+	1: func(g gsmRand) (string, float64) {
+		name := g.choice("Sophie", "Emma", "Olivia", "Ava", "Isabella", "Sophia", "Mia")
+		family := g.choice("nephew", "cousin", "brother")
+		blocks, animals, rings := g.randint(70, 75), g.randint(35, 50), g.randint(20, 35)
+		balls := g.randint(20, 100)
+		total := blocks + animals + rings + balls
+		return fmt.Sprintf("When %s watches her %s, she gets out a variety of toys for him. The bag of building blocks has %d blocks in it. The bin of stuffed animals has %d stuffed animals inside. The tower of stacking rings has %d multicolored rings on it. %s recently bought a tube of bouncy balls, bringing her total number of toys for her %s up to %d. How many bouncy balls came in the tube?",
+			name, family, blocks, animals, rings, name, family, total), float64(balls)
+	},
+	6: func(g gsmRand) (string, float64) {
+		place := g.choice("park", "yard", "field", "playground", "garden")
+		mult := g.choiceInt(2, 3, 4)
+		girls := g.randint(5, 50)
+		for girls*(mult+1) > 200 {
+			girls = g.randint(5, 50)
+		}
+		return fmt.Sprintf("There are %d girls in the %s. If there are %d times the number of boys in the %s, how many kids are in the %s?",
+			girls, place, mult, place, place), float64(girls + girls*mult)
+	},
+	7: func(g gsmRand) (string, float64) {
+		name := g.choice("Mary", "Emma", "Sophia", "Isabella", "Olivia", "Ava", "Mia")
+		received, perLedge, ledges, give := g.randint(20, 50), g.randint(7, 13), g.randint(50, 70), g.randint(3, 8)
+		for ledges*perLedge+received-ledges*give <= 0 {
+			perLedge, give = g.randint(7, 13), g.randint(3, 8)
+		}
+		return fmt.Sprintf("%s is an avid gardener. Yesterday, she received %d new potted plants from her favorite plant nursery. She already has %d potted plants on each of the %d window ledges of her large country home. Feeling generous, she has decided that she will give %d potted plant from each ledge to friends and family tomorrow. How many potted plants will %s remain with?",
+			name, received, perLedge, ledges, give, name), float64(perLedge*ledges + received - ledges*give)
+	},
+	8: func(g gsmRand) (string, float64) {
+		name := g.choice("Emma", "Olivia", "Ava", "Isabella", "Sophia", "Mia", "Charlotte")
+		drink := g.choice("coffee", "tea")
+		sugar, water := g.randint(25, 201), g.randint(5, 101)
+		total := (sugar + water) * g.randint(1, 10)
+		return fmt.Sprintf("%s makes %s using teaspoons of sugar and cups of water in the ratio of %d:%d. If she used a total of %d teaspoons of sugar and cups of water, calculate the number of teaspoonfuls of sugar she used.",
+			name, drink, sugar, water, total), float64(sugar * total / (sugar + water))
+	},
+	10: func(g gsmRand) (string, float64) {
+		name1 := g.choice("James", "John", "Robert", "Michael", "William", "David", "Richard")
+		name2 := g.choice("Mary", "Patricia", "Jennifer", "Linda", "Elizabeth", "Barbara", "Susan")
+		relation := g.choice("sister", "cousin")
+		age, years, mult := g.randint(8, 25), g.randint(2, 10), g.randint(2, 5)
+		for age*mult-years <= 0 {
+			age, years, mult = g.randint(8, 25), g.randint(2, 10), g.randint(2, 5)
+		}
+		return fmt.Sprintf("%s is %d years old. In %d years his %s %s will be %d times as old as %s is now. How old is %s right now?",
+			name1, age, years, relation, name2, mult, name1, name2), float64(age*mult - years)
+	},
+	16: func(g gsmRand) (string, float64) {
+		names := g.sample(3, "Charlie", "Dorothy", "James", "Sarah", "Michael", "Emily", "David")
+		platform := g.choice("Instagram", "Twitter", "LinkedIn", "TikTok", "Snapchat")
+		mult1, mult2 := g.randint(2, 5), g.randint(2, 5)
+		for mult2 == mult1 {
+			mult2 = g.randint(2, 5)
+		}
+		n := g.randint(4, 20) * mult1
+		return fmt.Sprintf("%s has %d times as many %s friends as %s. %s has %d times as many friends on %s as %s. If %s has %d friends on %s, how many %s friends does %s have?",
+			names[0], mult1, platform, names[1], names[2], mult2, platform, names[1], names[0], n, platform, platform, names[2]), float64(n / mult1 * mult2)
+	},
+	20: func(g gsmRand) (string, float64) {
+		name := g.choice("James", "John", "Robert", "Michael", "William", "David", "Richard")
+		obj := g.choice("olive", "almond", "cookie", "cracker", "banana")
+		surface := g.choice("plate", "table", "bowl", "tray", "basket")
+		capacity, trays := g.randint(20, 51), g.randint(2, 7)
+		left := g.randint(1, 20)
+		return fmt.Sprintf("%s places %ss on the %s. Each %s can hold %d %ss. If he has %d %ss and %d %ss, how many %ss won't he be able to place on the %s?",
+			name, obj, surface, surface, capacity, obj, capacity*trays+left, obj, trays, surface, obj, surface), float64(left)
+	},
+	26: func(g gsmRand) (string, float64) {
+		ball := g.choice("golf", "tennis")
+		color := g.choice("blue", "red", "green", "yellow", "white")
+		fracs := []int{50, 25, 75} // percent
+		f1, f2 := fracs[g.rng.IntN(3)], fracs[g.rng.IntN(3)]
+		n := g.randint(10, 100)
+		for n*f1%100 != 0 || n*f1*f2%10000 != 0 {
+			n = g.randint(10, 100)
+		}
+		return fmt.Sprintf("A juggler can juggle %d balls. %d%% of the balls are %s balls, and %d%% of the %s balls are %s. How many %s %s balls are there?",
+			n, f1, ball, f2, ball, color, color, ball), float64(n * f1 / 100 * f2 / 100)
+	},
+	34: func(g gsmRand) (string, float64) {
+		event := g.choice("Halloween candy hunt", "Treasure hunt", "Scavenger hunt", "Charity fundraiser")
+		item := g.choice("eggs", "treats", "toys", "coins", "tokens", "balls", "candies", "goodies")
+		family := g.choice("Johnson", "Williams", "Mirzakhani", "Lopez", "Garcia", "Lee")
+		total := g.randrange(50, 201, 10)
+		n, m := g.randint(10, 51), g.randint(5, 21)
+		for 2*n+m >= total {
+			n, m = g.randint(10, 51), g.randint(5, 21)
+		}
+		return fmt.Sprintf("The %s team hid %d %s. The %s twins each found %d %s. All the other %s except %d were found by their friends. How many %s did the friends find?",
+			event, total, item, family, n, item, item, m, item), float64(total - 2*n - m)
+	},
+	43: func(g gsmRand) (string, float64) {
+		person := g.choice("student", "boy", "child", "kid")
+		item := g.choice("marble", "sticker", "toy", "book", "pencil")
+		relation := g.choice("sister", "brother", "friend", "cousin")
+		n := g.randint(5, 21)
+		k := g.randint(2, min(n-1, 10))
+		return fmt.Sprintf("A %s has %d %ss. His %s has %d fewer %ss than he has. How many %ss do they have together?",
+			person, n, item, relation, k, item, item), float64(n + n - k)
+	},
+	50: func(g gsmRand) (string, float64) {
+		name := g.choice("Teddy", "Tommy", "Billy", "Jimmy", "Bobby", "Danny")
+		p1, p2 := g.randrange(100, 500, 2), g.randrange(300, 1000, 2)
+		return fmt.Sprintf("%s finished half of a %d piece puzzle, and then started and finished another %d piece puzzle within an hour. How many puzzle pieces did %s place during that hour?",
+			name, p1, p2, name), float64(p1/2 + p2)
+	},
+	53: func(g gsmRand) (string, float64) {
+		name := g.choice("James", "John", "Robert", "Michael", "William", "David", "Richard", "Joseph")
+		property := g.choice("even", "odd")
+		sides := g.choiceInt(4, 6, 8, 10, 12, 20)
+		target := 0
+		for {
+			target = g.randint(1, sides-1)
+			above := sides - target
+			if above%target == 0 && above*100%sides == 0 && above*100 > 25*sides {
+				break
+			}
+		}
+		return fmt.Sprintf("%s is rolling a %d-sided die. How much more likely is it (expressed as a percentage) that he rolls a number greater than %d than that he rolls two %s numbers in a row?",
+			name, sides, target, property), float64((sides-target)*100/sides - 25)
+	},
+	56: func(g gsmRand) (string, float64) {
+		family := g.choice("Smith", "Johnson", "Williams", "Brown", "Jones")
+		item := g.choice("cupcake", "muffin", "brownie", "biscuit")
+		fl := g.sample(3, "vanilla", "strawberry", "blueberry", "lemon", "peanut butter")
+		total := g.randrange(5000, 10000, 25)
+		n1, n2 := g.randint(1000, 3000), g.randint(1000, 3000)
+		for n1+n2 >= total {
+			n1, n2 = g.randint(1000, 3000), g.randint(1000, 3000)
+		}
+		return fmt.Sprintf("The %s family is busy making %ss. So far, they've made %d %ss. They have %d %s %ss, %d %s %ss, and some %s %ss. How many %s %ss have they made?",
+			family, item, total, item, n1, fl[0], item, n2, fl[1], item, fl[2], item, fl[2], item), float64(total - n1 - n2)
+	},
+	58: func(g gsmRand) (string, float64) {
+		name := g.choice("John", "Mike", "James", "David", "Robert", "William")
+		container := g.choice("cup", "bottle", "carton")
+		liquid := g.choice("juice", "soda", "sparkling water", "tea", "lemonade")
+		unit := g.choice("ounce", "mL", "cc", "oz")
+		volume, n, cal := g.randint(6, 16), g.randint(2, 6), g.randint(2, 10)
+		return fmt.Sprintf("A %s of %s is %d %ss of %s. %s drinks %d %ss of %s. If %s has %d calories per %s how many calories did he consume?",
+			container, liquid, volume, unit, liquid, name, n, container, liquid, liquid, cal, unit), float64(volume * n * cal)
+	},
+	69: func(g gsmRand) (string, float64) {
+		name := g.choice("Emma", "Olivia", "Ava", "Isabella", "Sophia", "Mia", "Charlotte", "Amelia", "Harper", "Evelyn")
+		doc := g.choice("essay", "report", "thesis", "dissertation", "assignment")
+		frac := g.choice("1/2", "1/3", "1/4", "2/3", "3/4")
+		num, den := int(frac[0]-'0'), int(frac[2]-'0')
+		pages := den * g.randint(1, 325/den)
+		return fmt.Sprintf("%s is required to submit a %d-page %s. She already finished writing %s of the %s. How many pages does she have left to write?",
+			name, pages, doc, frac, doc), float64(pages - pages*num/den)
+	},
+	78: func(g gsmRand) (string, float64) {
+		names := g.sample(2, "Emma", "Olivia", "Ava", "Isabella", "Sophia", "Mia", "Charlotte", "Amelia")
+		diff := g.randint(5, 30)
+		if diff%2 != 0 {
+			diff++
+		}
+		age := g.randint(15, 75)
+		return fmt.Sprintf("%s and %s are currently %d years apart in age. If %s, who is younger than %s, is %d years old, what's the average of their ages?",
+			names[0], names[1], diff, names[0], names[1], age), float64((age + age + diff) / 2)
+	},
+	81: func(g gsmRand) (string, float64) {
+		job := g.choice("plumber", "electrician", "painter", "carpenter", "landscaper")
+		cur := g.choice("$", "£", "€")
+		weeks, days, pay := g.randint(2, 5), g.randint(4, 7), g.randrange(40, 200, 5)
+		return fmt.Sprintf("A %s works for %d weeks every month and for %d days every week. If he gets paid %s%d every day, how much does he earn if he works for a year?",
+			job, weeks, days, cur, pay), float64(weeks * days * pay * 12)
+	},
+	82: func(g gsmRand) (string, float64) {
+		name := g.choice("James", "John", "Robert", "Michael", "William", "David", "Richard", "Joseph")
+		emails, pct, workdays := g.randint(50, 200), g.randint(5, 40), g.randint(3, 7)
+		for emails*pct%100 != 0 || emails*(100-pct)%100 != 0 {
+			emails, pct = g.randint(50, 200), g.randint(5, 40)
+		}
+		return fmt.Sprintf("%s gets %d emails a day. %d%% of those emails don't require any response. %s responds to the rest of them. How many emails does %s respond to in a %d day work week?",
+			name, emails, pct, name, name, workdays), float64((emails - emails*pct/100) * workdays)
+	},
+	88: func(g gsmRand) (string, float64) {
+		school := g.choice("Oakwood High School", "Riverside Academy", "Sunnyside High", "Greenville High School")
+		venue := g.choice("Auditorium", "Gymnasium", "Sports Arena", "Convention Center")
+		grads, faculty := g.randrange(500, 1500, 50), g.randrange(100, 500, 50)
+		per := g.randint(2, 10)
+		return fmt.Sprintf("%s is holding graduation in their %s this year which has space for %d people. After accounting for %d seats for graduates and %d seats for faculty attending, how many tickets would each graduate receive to give to their friends and family if the tickets are split equally?",
+			school, venue, per*grads+grads+faculty, grads, faculty), float64(per)
+	},
+	91: func(g gsmRand) (string, float64) {
+		name := g.choice("John", "Michael", "David", "James", "Robert", "William", "Richard")
+		fruit := g.choice("pineapple", "mango", "banana", "papaya", "coconut")
+		area := g.choice("hectare", "square yard", "square meter")
+		size, density := g.randrange(5, 100, 5), g.randint(2, 101)
+		months := g.choiceInt(1, 2, 3, 4, 6, 12)
+		return fmt.Sprintf("%s has %d %ss of a %s field. There are %d %ss per %s. %s can harvest his %ss every %d months. How many %ss can %s harvest within a year?",
+			name, size, area, fruit, density, fruit, area, name, fruit, months, fruit, name), float64(size * density * (12 / months))
+	},
+	55: func(g gsmRand) (string, float64) {
+		name := g.choice("Dax", "Alex", "Sam", "Jordan", "Taylor", "Morgan", "Riley")
+		place := g.choice("orchard", "backyard", "greenhouse", "allotment")
+		fruit := g.choice("strawberries", "cherries", "blueberries", "raspberries")
+		location := g.choice("garden", "field", "plot", "patch")
+		insects := g.sample(2, "beetles", "ladybugs", "grasshoppers", "caterpillars", "bees", "wasps")
+		n := g.randint(20, 200)
+		n += n % 2
+		return fmt.Sprintf("%s went to their %s to pick some %s and found half as many %s as %s in the %s. If there were %d %s, calculate the total number of insects in the %s.",
+			name, place, fruit, insects[0], insects[1], location, n, insects[1], location), float64(n + n/2)
+	},
+	62: func(g gsmRand) (string, float64) {
+		item := g.choice("pizza", "cake", "pie", "lasagna")
+		unit := g.choice("pieces", "portions", "servings")
+		names := g.sample(2, "Emma", "Liam", "Olivia", "Noah", "Ava", "Elijah", "Charlotte", "James")
+		per := g.randint(2, 6)
+		days := g.randint(2, 8)
+		return fmt.Sprintf("A %s has %d %s. If %s can eat %d %s a day while %s can eat 2 times as much, how many days will the %s last?",
+			item, 3*per*days, unit, names[0], per, unit, names[1], item), float64(days)
+	},
+	67: func(g gsmRand) (string, float64) {
+		name := g.choice("John", "James", "William", "Michael", "David", "Robert", "Thomas")
+		fruit := g.choice("banana", "apple", "orange", "pear", "peach", "plum")
+		d := g.sample(3, "Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+		mult := 2 + g.rng.IntN(3) // double, triple, quadruple
+		n1, n2 := g.randint(30, 400), g.randint(50, 400)
+		return fmt.Sprintf("%s picks %d %ss on %s. Then he picks %d %ss on %s. On %s, he picks %d times the number of %ss he did on %s. How many %ss does %s have?",
+			name, n1, fruit, d[0], n2, fruit, d[1], d[2], mult, fruit, d[0], fruit, name), float64(n1 + n2 + mult*n1)
+	},
+	72: func(g gsmRand) (string, float64) {
+		structure := g.choice("building", "pyramid", "stack", "tower")
+		obj := g.choice("brick", "cube", "tile", "block")
+		c := g.sample(3, "green", "purple", "orange", "pink", "white", "black")
+		n1 := g.randint(2, 10)
+		total := g.randint(3*n1+1, 3*n1+21)
+		return fmt.Sprintf("A %s is made out of %d %s %ss, 2 times as many %s %ss, and an unknown number of %s %ss. If there are %d %ss in the %s in total, how many %s %ss are there?",
+			structure, n1, c[0], obj, c[1], obj, c[2], obj, total, obj, structure, c[2], obj), float64(total - 3*n1)
+	},
+	75: func(g gsmRand) (string, float64) {
+		names := g.sample(2, "Ben", "James", "John", "Michael", "William", "David", "Richard", "Joseph")
+		colors := g.sample(2, "blue", "red", "green", "yellow", "purple", "orange")
+		n1, n2 := g.randint(2, 20), g.randint(2, 20)
+		return fmt.Sprintf("%s has %d tubes of %s paint and %d tubes of %s paint. %s has half as many tubes of %s paint as %s, and three times as many tubes of %s paint as %s. How many tubes of paint does %s have?",
+			names[0], n1, colors[0], n2, colors[1], names[1], colors[0], names[0], colors[1], names[0], names[1]), float64(n1/2 + 3*n2)
+	},
+	80: func(g gsmRand) (string, float64) {
+		name := g.choice("Candy", "Sarah", "Emma", "Olivia", "Isabella", "Sophia", "Mia", "Charlotte")
+		c := g.sample(2, "blue", "red", "green", "yellow", "purple", "orange")
+		n1, n2, n3, n4 := g.randint(15, 45), g.randint(45, 100), g.randint(20, 80), g.randint(50, 100)
+		for (n1+n2)*100%(n1+n2+n3+n4) != 0 { // ends by n4 = 100(n1+n2) - n1 - n2 - n3
+			n4++
+		}
+		return fmt.Sprintf("%s has %d light %s spools of thread, %d dark %s spools of thread, %d light %s spools of thread, and %d dark %s spools of thread. What percent of her spools are %s?",
+			name, n1, c[0], n2, c[0], n3, c[1], n4, c[1], c[0]), float64(100 * (n1 + n2) / (n1 + n2 + n3 + n4))
+	},
+	83: func(g gsmRand) (string, float64) {
+		names := g.sample(2, "Sam", "Harry", "Tom", "John", "Mike", "Dave", "Steve", "Bob")
+		unit := g.choice("feet", "yards", "meters")
+		diff := 10 * g.randint(2, 18)
+		total := diff + 22 + 2*g.randint(0, 100)
+		return fmt.Sprintf("If %s and %s have %d %s of fence between them, and they agree to split it with %s getting %d %s more than %s, how much is left over for %s?",
+			names[0], names[1], total, unit, names[1], diff, unit, names[0], names[0]), float64((total - diff) / 2)
+	},
+	95: func(g gsmRand) (string, float64) {
+		name1 := g.choice("A father", "A grandfather", "An uncle")
+		name2 := g.choice("his wife", "his partner", "his spouse")
+		relation := g.choice("daughter", "son", "grandchild")
+		food := g.choice("pizzas", "burritos", "tacos", "sushi rolls", "hamburgers")
+		n1, n2, n3 := g.randint(2, 9), g.randint(2, 9), g.randint(2, 9)
+		period, days := "week", 7
+		if g.rng.IntN(2) == 1 {
+			period, days = "month", 30
+		}
+		return fmt.Sprintf("%s eats %d %s per day, %s eats %d %s per day, and their %s eats %d %s per day. How many %s does this family eat in one %s?",
+			name1, n1, food, name2, n2, food, relation, n3, food, food, period), float64((n1 + n2 + n3) * days)
+	},
+	99: func(g gsmRand) (string, float64) {
+		name := g.choice("David", "John", "Michael", "James", "William", "Robert")
+		cur := g.choice("$", "€", "£")
+		item := g.choice("screw", "nail", "washer", "nut", "anchor")
+		store := g.choice("hardware", "home improvement", "construction supply")
+		q := g.randint(15, 60)
+		price := round2(0.01 + 0.99*g.rng.Float64())
+		left := g.randint(1, 100)
+		// reasoning-gym answers int(initial - cost) in floats, one less than
+		// left when the float error falls below; Quarry answers left.
+		return fmt.Sprintf("%s has %s%.2f and wants to buy %d %ss from a bin at the %s store. Each %s costs %s%.2f. How much money does %s have left after paying for the %ss?",
+			name, cur, float64(q)*price+float64(left), q, item, store, item, cur, price, name, item), float64(left)
+	},
+	4: func(g gsmRand) (string, float64) {
+		name := g.choice("Mary", "Sarah", "Emma", "Elizabeth", "Catherine")
+		items := g.choice("sprinkles", "frosting", "icing", "chocolate chips")
+		food := g.choice("cupcake", "cookie", "brownie", "muffin")
+		location := g.choice("pantry", "cupboard", "kitchen cabinet", "storage room")
+		container := g.choice("pan", "tray", "baking sheet", "rack")
+		perJar := g.randint(6, 20)
+		perPan := min(perJar*g.randint(1, max(1, 24/perJar)), 24)
+		jars := g.randint(3, 15)
+		return fmt.Sprintf("%s has %d jars of %s in her %s. Each jar of %s can decorate %d %ss. %s wants to bake enough %ss to use up all of her %s. If each %s holds %d %ss, how many %ss worth of %ss should she bake?",
+			name, jars, items, location, items, perJar, food, name, food, items, container, perPan, food, container, food), float64(jars * perJar / perPan)
+	},
+	12: func(g gsmRand) (string, float64) {
+		name := g.choice("Emma", "Olivia", "Ava", "Isabella", "Sophia", "Mia", "Charlotte")
+		games := g.sample(2, "word puzzle", "jigsaw puzzle", "chess puzzle", "riddle", "brain teaser")
+		period := g.choice("weekend", "vacation", "holiday", "day off", "free time")
+		t1, t2 := g.randint(5, 30), g.randint(3, 20)
+		for t2 >= t1 {
+			t1, t2 = g.randint(5, 30), g.randint(3, 20)
+		}
+		n1, n2 := g.randint(2, 10), g.randint(4, 15)
+		return fmt.Sprintf("It takes %s %d minutes to finish a %s and %d minutes to finish a %s. Over the %s she solved %d %ss and %d %ss. How much time did she spend playing these games?",
+			name, t1, games[0], t2, games[1], period, n1, games[0], n2, games[1]), float64(t1*n1 + t2*n2)
+	},
+	14: func(g gsmRand) (string, float64) {
+		name := g.choice("Peter", "John", "Michael", "David", "James", "Robert", "William")
+		d := g.sample(3, "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+		mult := g.choiceInt(2, 3, 4)
+		maxTotal := 14*60/mult - 1
+		maxEach := min(60, maxTotal/2)
+		t1 := g.randint(10, maxEach)
+		t2 := g.randint(10, min(maxEach, maxTotal-t1))
+		return fmt.Sprintf("On %s, %s wants to exercise for %d the amount of time he did on %s and %s combined. On %s he exercised for %d minutes. On %s he exercised for %d minutes. How many minutes does he have to exercise on %s to reach his goal?",
+			d[2], name, mult, d[1], d[0], d[0], t1, d[1], t2, d[2]), float64((t1 + t2) * mult)
+	},
+	19: func(g gsmRand) (string, float64) {
+		name := g.choice("Garrett", "James", "Michael", "David", "John", "Robert", "William")
+		pan := g.choice("pan", "pot", "skillet")
+		initial, secs := g.randrange(10, 101, 10), g.randrange(10, 31, 2)
+		m2 := g.randint(2, 5)
+		m3 := g.randint(m2+1, 8)
+		for m3*initial%8 != 0 { // 8 always qualifies
+			m3 = g.randint(m2+1, 8)
+		}
+		fourth := m3 * initial / 2
+		return fmt.Sprintf("%s is popping popcorn for a snack. As the %s of kernels heats up, the kernels start popping faster. %d pop in the first %d seconds of cooking, then %d times that amount in the next %d seconds. The kernels increase to %d times the initial popping rate in the next %d seconds, but in the final %d seconds, the popping slows down to half the rate as the past %d seconds. After %s takes the %s off the heat, a quarter of the number of kernels that popped in the final %d seconds of cooking also pop from the residual heat. How many pieces of popcorn does %s have to eat?",
+			name, pan, initial, secs, m2, secs, m3, secs, secs, secs, name, pan, secs, name), float64(initial + m2*initial + m3*initial + fourth + fourth/4)
+	},
+	22: func(g gsmRand) (string, float64) {
+		name := g.choice("Mrs. Smith", "Ms. Johnson", "Dr. Patel", "Mrs. Lee")
+		kind := g.choice("house", "apartment", "condo", "townhouse")
+		budget := g.randrange(300000, 500000, 10000)
+		price := g.randrange(250000, budget, 10000)
+		broker, transfer := g.randint(3, 8), g.randint(10, 15)
+		for float64(price)*(1+float64(broker)/100+float64(transfer)/100) <= float64(budget+1) {
+			price = g.randrange(250000, budget, 10000)
+		}
+		return fmt.Sprintf("%s is looking for a %s that will not go beyond her $%s budget. She saw a property that has a selling price of $%s. On top of that, the buyer has to pay a brokerage fee which is %d%% of the selling price, and also the transfer fee that is %d%% of the selling price. How much more is the total price of the %s than %s's budget?",
+			name, kind, groupThousands(strconv.Itoa(budget)), groupThousands(strconv.Itoa(price)), broker, transfer, kind, name), float64(price + price*broker/100 + price*transfer/100 - budget)
+	},
+	23: func(g gsmRand) (string, float64) {
+		name := g.choice("Emma", "Sophia", "Isabella", "Olivia", "Ava", "Mia", "Emily")
+		task := g.choice("her taxes", "her financial planning", "her business accounting")
+		prof := g.choice("accountant", "financial advisor", "tax consultant", "bookkeeper")
+		work := g.choice("freelance", "consulting", "part-time", "contract")
+		cur := g.choice("$", "€", "£")
+		hours, rate, fee := g.randint(4, 14), g.randint(20, 100), g.randint(50, 200)
+		for hours*rate <= fee {
+			hours, rate, fee = g.randint(4, 14), g.randint(20, 100), g.randint(50, 200)
+		}
+		return fmt.Sprintf("%s is trying to decide whether to do %s herself or hire an %s. If she does it herself, she'll be able to do %d fewer hours of %s work, losing %s%d/hour in missed income. The %s charges %s%d. How much more money will she have if she hires the %s?",
+			name, task, prof, hours, work, cur, rate, prof, cur, fee, prof), float64(hours*rate - fee)
+	},
+	30: func(g gsmRand) (string, float64) {
+		group := g.choice("group", "class")
+		sport := g.choice("basketball", "soccer", "tennis", "baseball", "volleyball")
+		h := g.sample(3, "read", "paint", "hike", "dance", "bake", "play video games", "play music")
+		n := g.randint(20, 200)
+		n2, n1 := g.randint(2, n/6), g.randint(2, n/3)
+		for n1+3*n2 >= n {
+			n = g.randint(20, 200)
+			n2, n1 = g.randint(2, n/6), g.randint(2, n/3)
+		}
+		return fmt.Sprintf("A %s of %d students has various hobbies. %d like to %s, %d like to play %s, and the rest like to either %s or %s. How many like to %s if the number that like to %s is twice the number that prefer playing %s?",
+			group, n, n1, h[0], n2, sport, h[1], h[2], h[1], h[2], sport), float64(n - n1 - 3*n2)
+	},
+	59: func(g gsmRand) (string, float64) {
+		d := g.randint(2, 50)
+		n := g.randint(2, min(20, 100/d))
+		t := g.randint(2, 500)
+		return fmt.Sprintf("A fog bank rolls in from the ocean to cover a city. It takes %d minutes to cover every %d miles of the city. If the city is %d miles across from the oceanfront to the opposite inland edge, how many minutes will it take for the fog bank to cover the whole city?",
+			t, d, d*n), float64(n * t)
+	},
+	64: func(g gsmRand) (string, float64) {
+		name := g.choice("Chester", "James", "John", "Robert", "Michael", "William", "David")
+		n1, n2 := g.randint(2, 6), g.randint(4, 8)
+		for n2 <= n1 {
+			n2 = g.randint(4, 8)
+		}
+		d1, d2 := g.randint(20, 110), g.randint(20, 110)
+		for (n1*d1+n2*d2)%12 != 0 {
+			d1, d2 = g.randint(20, 110), g.randint(20, 110)
+		}
+		return fmt.Sprintf("If %s eats %d eggs a day for %d days and then increases it to %d eggs a day for %d days, how many dozens of eggs will %s need for %d days?",
+			name, n1, d1, n2, d2, name, d1+d2), float64((n1*d1 + n2*d2) / 12)
+	},
+	2: func(g gsmRand) (string, float64) {
+		teacher := g.choice("Ms. Johnson", "Mr. Smith", "Dr. Lee", "Mrs. Garcia")
+		group1 := g.choice("soccer players", "basketball players", "volleyball players", "swimmers")
+		groups := g.sample(2, "dancers", "choir members", "debate team members", "robotics club members")
+		event := g.choice("competition", "tournament", "performance", "meet")
+		total := 100 // reasoning-gym's randint(1, min(int(1.5 × difficulty), 2)) hundred
+		p1 := g.choiceInt(20, 40, 60, 80)
+		remaining := total - total*p1/100
+		step := 100 / remaining
+		p2 := 20 + step*g.rng.IntN((90-20)/step+1)
+		return fmt.Sprintf("In %s's class of %d students, %d%% of the class are %s. Out of the remaining class, %d%% of the students are %s or part of %s. These 3 groups of students will need to leave early today to travel to an away %s. How many students are leaving early?",
+			teacher, total, p1, group1, p2, groups[0], groups[1], event), float64(total*p1/100 + remaining*p2/100)
+	},
+	3: func(g gsmRand) (string, float64) {
+		name := g.choice("Mike", "John", "David", "James", "Robert", "William", "Richard")
+		pals := g.randint(5, 15)
+		lost := g.randint(1, pals-1)
+		letters, pages := g.randint(2, 5), g.randint(5, 12)
+		mult := (pals - lost) * letters * pages
+		var valid []int
+		for m := 4; m <= 15; m++ {
+			if mult*m%60 == 0 {
+				valid = append(valid, m)
+			}
+		}
+		minutes := 4
+		if len(valid) == 0 {
+			// reasoning-gym's fallback: pages per letter raised to fill whole
+			// hours at 4 minutes a page.
+			pages = (mult*minutes + 59) / 60 * 60 / (mult / pages)
+		} else {
+			minutes = valid[g.rng.IntN(len(valid))]
+		}
+		return fmt.Sprintf("%s was a pen pal with %d people. He stopped being penpals with %d of them. They each send %d letters a week that are %d pages long. He responds in kind. He can write a page every %d minutes. How many hours does he spend writing a week?",
+			name, pals, lost, letters, pages, minutes), float64((pals - lost) * letters * pages * minutes / 60)
+	},
+	5: func(g gsmRand) (string, float64) {
+		names := g.sample(2, "Emma", "Olivia", "Ava", "Isabella", "Sophia", "Mia", "Charlotte", "Carol", "Jennifer")
+		city := g.choice("Los Angeles", "New York", "Chicago", "Houston", "Phoenix")
+		celeb := g.choice("movie stars", "athletes", "musicians", "politicians", "authors")
+		vacation := g.choice("winter break", "spring break", "summer break", "fall break")
+		n1, n2 := g.randint(3, 8), g.randint(2, 5)
+		s1, s2 := g.randint(15, 40), g.randint(30, 60)
+		goal := g.randrange(90, 150, 5)
+		for s1+s2 >= goal {
+			s1, s2 = g.randint(15, 40), g.randint(30, 60)
+		}
+		a, b := names[0], names[1]
+		return fmt.Sprintf("%s and %s are sisters from %s who love collecting signatures from %s. During their %s from school, the sisters spend every afternoon collecting signatures. After %d weeks, %s and %s compare their autograph books, counting up the number of signatures each sister has collected. %s has %d signatures in her book, and %s has %d. The sisters have %d more weeks of %s, and they decide they want to reach %d signatures between them by the end of the summer. How many signatures do the sisters need to collect to reach their goal?",
+			a, b, city, celeb, vacation, n1, a, b, a, s1, b, s2, n2, vacation, goal), float64(goal - s1 - s2)
+	},
+	9: func(g gsmRand) (string, float64) {
+		name := g.choice("Craig", "John", "Michael", "David", "James", "Robert", "William")
+		item1 := g.choice("toy car", "action figure", "coloring book", "puzzle", "board game")
+		item2 := g.choice("sticker", "candy bar", "trading card", "pencil", "eraser")
+		cur := g.choice("$", "€", "£")
+		bill := g.choiceInt(5, 10, 20, 50, 100)
+		bills := max(2, g.randint(1, 10))
+		money := bills * bill
+		price := max(1, min(min(10, money/8), money/6)) // both items' price
+		n1 := g.randint(2, max(3, min(15, money/2/price)))
+		rest := money - n1*price
+		n2 := g.randint(2, max(3, min(10, rest/price)))
+		return fmt.Sprintf("%s has %d %s%d bills. He buys %d %ss for %s%d each. He also buys %d packs of %ss for %s%d each. How much money does he have left?",
+			name, bills, cur, bill, n1, item1, cur, price, n2, item2, cur, price), float64(money - n1*price - n2*price)
+	},
+	11: func(g gsmRand) (string, float64) {
+		name := g.choice("Allan", "John", "Michael", "David", "James", "Robert", "William")
+		f := g.sample(2, "corn", "apple", "banana", "orange", "pear", "grape", "fig", "persimmon", "plum", "kiwi")
+		mult := g.randint(2, 4)
+		n, m := g.randint(20, 100), g.randint(30, 100)
+		k := g.randint(10, min(m, 50))
+		return fmt.Sprintf("At %s's house, there is %d times as much %s as %s. He has a total of %d %s in his house. At the store, %s bought %d %s. He also bought some %s, but he bought %d fewer %s than the %d %s he just bought. What is the combined total of %s and %s that %s now has in the house?",
+			name, mult, f[0], f[1], n, f[1], name, m, f[1], f[0], k, f[0], m, f[1], f[0], f[1], name), float64(n*mult + n + m - k + m)
+	},
+	13: func(g gsmRand) (string, float64) {
+		park := g.choice("Splash World", "Aqua Adventure", "Water Wonderland", "Neptunes Kingdom")
+		unit := g.choice("yards", "meters")
+		speed1 := 5 * g.randint(8, 12)
+		speed2 := 5 * g.randint(speed1/5+2, 16)
+		t2 := g.randint(3, 5)
+		t1 := t2 + g.randint(1, 2)
+		len1, len2 := speed1*t1, speed2*t2
+		if len1 <= len2 {
+			len1 = speed1 * (t1 + 1)
+		}
+		return fmt.Sprintf("The biggest waterslide at %s is %d %s long, and people slide down at %d %s/minute. The second biggest waterslide is %d %s long, but steeper, so people slide down at %d %s/minute. How much longer does it take to ride the biggest slide compared to the second biggest slide?",
+			park, len1, unit, speed1, unit, len2, unit, speed2, unit), float64(len1/speed1 - len2/speed2)
+	},
+	15: func(g gsmRand) (string, float64) {
+		name := g.choice("Emma", "Olivia", "Ava", "Isabella", "Sophia", "Mia", "Charlotte", "Amelia")
+		sport := g.choice("swimming", "cycling", "basketball", "soccer", "volleyball")
+		item1 := g.choice("t-shirt", "jersey", "sports bra")
+		item2 := g.choice("shorts", "leggings", "sweatpants")
+		item3 := g.choice("sneakers", "cleats", "athletic shoes")
+		item4 := g.choice("socks", "headbands", "wristbands")
+		cur := g.choice("$", "€", "£")
+		p1, p2, p4 := g.randint(8, 25), g.randint(3, 15), g.randint(5, 15)
+		discount := g.randint(1, min(5, p4))
+		p3 := g.randint(30, 80) / 2 * 2
+		return fmt.Sprintf("%s qualified for a spot on the %s team, so she went shopping for some athletic gear. She bought a %s for %s%d, a pair of %s %s for %s%d more than the %s cost, and a pair of %s that were originally %s%d but were on sale for half price. She had a coupon for %s%d off the package of %s%d athletic %s that she also bought. How much did she spend on athletic gear?",
+			name, sport, item1, cur, p1, sport, item2, cur, p2, item1, item3, cur, p3, cur, discount, cur, p4, item4), float64(p1 + p1 + p2 + p3/2 + p4 - discount)
+	},
+}
+
+// gsmPorted lists gsmTemplates' indices in order: what an item draws from.
+var gsmPorted = slices.Sorted(maps.Keys(gsmTemplates))
+
+// round2 is Python's round(x, 2).
+func round2(x float64) float64 {
+	f, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 2, 64), 64)
+	return f
+}
+
+func gcd(a, b int) int { return int(gcd64(int64(a), int64(b))) }
+
+// gsmFormat is reasoning-gym's format_number: an integer as such, else at
+// most two decimals without trailing zeros.
+func gsmFormat(v float64) string {
+	if v == math.Trunc(v) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	s := strings.TrimRight(strconv.FormatFloat(v, 'f', 2, 64), "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+var gsmSymbolicTask = rg.Task[GSMSymbolicOptions]{
+	Name:        "gsm_symbolic",
+	Description: "reasoning-gym gsm_symbolic: a grade-school word problem from one of GSM-Symbolic's templates with fresh names and numbers; answer the number.",
+	Revision:    1,
+	Defaults:    GSMSymbolicOptions{Difficulty: 1},
+	Generate: func(rng *rand.Rand, o GSMSymbolicOptions) (rg.Item, error) {
+		idx := gsmPorted[rng.IntN(len(gsmPorted))]
+		q, v := gsmTemplates[idx](gsmRand{rng})
+		return rg.Item{
+			Question: q + " Give the result as your final answer. Do not include units.",
+			Answer:   gsmFormat(v),
+			Data:     v,
+			Meta:     map[string]any{"template": idx, "answer_value": v, "difficulty": o.Difficulty},
+		}, nil
+	},
+	Score: scoreGSM,
+	Guess: func(rng *rand.Rand, it *rg.Item) string { return guessNear(rng, strconv.Itoa(int(it.Data.(float64)))) },
+	Retry: true,
+	Feedback: func(answer string, it *rg.Item, _ float64) string {
+		x, ok := gsmNumber(answer)
+		switch {
+		case !ok:
+			return "Your answer has no number."
+		case x > it.Data.(float64):
+			return "Your answer is too high."
+		}
+		return "Your answer is too low."
+	},
+}
+
+// gsmNumberPattern is reasoning-gym's `\b-?\d+(?:\.\d+)?\b` with thousands
+// separators allowed.
+var gsmNumberPattern = regexp.MustCompile(`-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?`)
+
+// gsmNumber reads the answer's first number, as reasoning-gym does.
+func gsmNumber(answer string) (float64, bool) {
+	if len(answer) > maxAnswerLen {
+		return 0, false
+	}
+	m := gsmNumberPattern.FindString(answer)
+	if m == "" {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(strings.ReplaceAll(m, ",", ""), 64)
+	return f, err == nil
+}
+
+// scoreGSM is reasoning-gym's: the answer's first number equal to the value
+// scores 1, another number 0.01, no number 0. Quarry also reads thousands
+// separators ("1,200", which reasoning-gym reads as 1) and a leading minus
+// (reasoning-gym's \b skips it). Like reasoning-gym it compares with the
+// reference as printed (at most two decimals).
+func scoreGSM(answer string, it *rg.Item) float64 {
+	x, ok := gsmNumber(answer)
+	if !ok {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(it.Answer, 64)
+	if math.Abs(x-v) <= 1e-9*math.Max(1, math.Abs(v)) {
+		return 1
+	}
+	return 0.01
+}
