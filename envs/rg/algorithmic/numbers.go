@@ -23,6 +23,13 @@ func registerNumbers(r *envs.Registry) error {
 		func(r *envs.Registry) error { return rg.Register(r, numberFilteringTask) },
 		func(r *envs.Registry) error { return rg.Register(r, baseConversionTask) },
 		func(r *envs.Registry) error { return rg.Register(r, countPrimesTask) },
+		func(r *envs.Registry) error { return rg.Register(r, binaryAlternationTask) },
+		func(r *envs.Registry) error { return rg.Register(r, binaryMatrixTask) },
+		func(r *envs.Registry) error { return rg.Register(r, rotateMatrixTask) },
+		func(r *envs.Registry) error { return rg.Register(r, spiralMatrixTask) },
+		func(r *envs.Registry) error { return rg.Register(r, manipulateMatrixTask) },
+		func(r *envs.Registry) error { return rg.Register(r, poolMatrixTask) },
+		func(r *envs.Registry) error { return rg.Register(r, rottenOrangesTask) },
 	} {
 		if err := reg(r); err != nil {
 			return err
