@@ -24,6 +24,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/games/wordsearch"
 	"github.com/quarry-rl/quarry/envs/mathenv"
 	"github.com/quarry-rl/quarry/envs/qaenv"
+	"github.com/quarry-rl/quarry/envs/rg/algorithmic"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
 	"github.com/quarry-rl/quarry/envs/rg/composite"
 	"github.com/quarry-rl/quarry/internal/sandbox"
@@ -48,6 +49,8 @@ var registrars = []struct {
 	{"wordsearch", wordsearch.Register},
 	{"towerofhanoi", towerofhanoi.Register},
 	{"rg/arithmetic", arithmetic.Register},
+	{"rg/arithmetic", arithmetic.RegisterBasic},
+	{"rg/algorithmic", algorithmic.Register},
 }
 
 // Option configures New.
