@@ -24,6 +24,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/games/wordsearch"
 	"github.com/quarry-rl/quarry/envs/mathenv"
 	"github.com/quarry-rl/quarry/envs/qaenv"
+	"github.com/quarry-rl/quarry/envs/rg/algorithmic"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 )
@@ -47,6 +48,7 @@ var registrars = []struct {
 	{"wordsearch", wordsearch.Register},
 	{"towerofhanoi", towerofhanoi.Register},
 	{"rg/arithmetic", arithmetic.RegisterBasic},
+	{"rg/algorithmic", algorithmic.Register},
 }
 
 // Option configures New.
