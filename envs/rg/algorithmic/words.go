@@ -19,6 +19,9 @@ func registerWords(r *envs.Registry) error {
 	for _, reg := range []func(*envs.Registry) error{
 		func(r *envs.Registry) error { return rg.Register(r, spellBackwardTask) },
 		func(r *envs.Registry) error { return rg.Register(r, wordSequenceReversalTask) },
+		func(r *envs.Registry) error { return rg.Register(r, letterCountingTask) },
+		func(r *envs.Registry) error { return rg.Register(r, wordSortingTask) },
+		func(r *envs.Registry) error { return rg.Register(r, caesarCipherTask) },
 	} {
 		if err := reg(r); err != nil {
 			return err
