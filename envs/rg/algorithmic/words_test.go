@@ -1,0 +1,184 @@
+package algorithmic
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/quarry-rl/quarry/envs"
+	"github.com/quarry-rl/quarry/envs/envtest"
+	"github.com/quarry-rl/quarry/envs/rg"
+	"github.com/quarry-rl/quarry/envs/rg/rgtest"
+)
+
+// wordsCeilings raise the random policy's allowed mean where reasoning-gym's
+// partial credit rewards a well-formed guess, or the answer is True/False.
+var wordsCeilings = map[string]float64{
+	"rg:word_sorting": 0.4, // any permutation of the words earns 0.2
+}
+
+func wordsRegistry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, registerWords) }
+
+func TestWordsSuite(t *testing.T) {
+	rgtest.Run(t, wordsRegistry(t), rgtest.Config{Ceilings: wordsCeilings})
+}
+
+func BenchmarkWordsItems(b *testing.B) { rgtest.BenchmarkItems(b, wordsRegistry(b)) }
+
+type wordsCase struct {
+	answer string
+	want   float64
+}
+
+// checkWordsScores grades each answer against it with score.
+func checkWordsScores(t *testing.T, score func(string, *rg.Item) float64, it *rg.Item, cases []wordsCase) {
+	t.Helper()
+	for _, c := range cases {
+		if got := score(c.answer, it); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("score(%q) against %q = %v, want %v", c.answer, it.Answer, got, c.want)
+		}
+	}
+}
+
+// wordsItem generates the task's item for seed with options o.
+func wordsItem[O any](t *testing.T, task rg.Task[O], o O, seed uint64) rg.Item {
+	t.Helper()
+	it, err := task.Generate(envs.NewRand(seed), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return it
+}
+
+func TestSpellBackwardScore(t *testing.T) {
+	checkWordsScores(t, scoreSpellBackward, &rg.Item{Answer: "nohtyp"}, []wordsCase{
+		{"nohtyp", 1},
+		{"NOHTYP", 1},
+		{"nohtyq", 5.0 / 6},
+		{"nohtypx", 0.8}, // reasoning-gym: the whole word and more
+		{"python", 0},
+		{"noh", 0.5},
+		{"", 0},
+	})
+	it := wordsItem(t, spellBackwardTask, SpellBackwardOptions{MinWordLen: 5, MaxWordLen: 5}, 3)
+	if w := it.Meta["word"].(string); runeLen(w) != 5 || reverseString(w) != it.Answer {
+		t.Errorf("word %q, answer %q", w, it.Answer)
+	}
+}
+
+func reverseString(s string) string {
+	r := []rune(s)
+	for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+		r[i], r[j] = r[j], r[i]
+	}
+	return string(r)
+}
+
+func TestSpellBackwardOptions(t *testing.T) {
+	r := wordsRegistry(t)
+	for _, o := range []map[string]any{{"max_word_len": 2, "min_word_len": 1}, {"min_word_len": 6, "max_word_len": 5}} {
+		if _, err := r.Make("rg:spell_backward", o); err == nil {
+			t.Errorf("%v accepted", o)
+		}
+	}
+}
+
+func TestWordSequenceReversalScore(t *testing.T) {
+	it := &rg.Item{Answer: "c, b, a", Data: []string{"c", "b", "a"}}
+	checkWordsScores(t, scoreWordList, it, []wordsCase{
+		{"c, b, a", 1},
+		{"c,b,a", 1},
+		{"C , B , A", 1},
+		{"a, b, c", 0},
+		{"c, b", 0},
+		{"list: c, b, a", 7.0 / 13}, // reasoning-gym's containment credit
+	})
+	got := wordsItem(t, wordSequenceReversalTask, WordSequenceReversalOptions{MinWords: 4, MaxWords: 4}, 1)
+	words := got.Meta["words"].([]string)
+	want := got.Data.([]string)
+	for i := range words {
+		if words[i] != want[len(want)-1-i] {
+			t.Fatalf("%v is not the reverse of %v", want, words)
+		}
+	}
+}
+
+func TestLetterCountingScore(t *testing.T) {
+	checkWordsScores(t, wordsInteger, &rg.Item{Answer: "12"}, []wordsCase{
+		{"12", 1}, {"+12", 1}, {"12.0", 1}, {"13", 0}, {"twelve", 0}, {"", 0},
+		{"n=12", 0.5}, // reasoning-gym's containment credit
+	})
+	for seed := range uint64(50) {
+		it := wordsItem(t, letterCountingTask, letterCountingTask.Defaults, seed)
+		span := strings.ToLower(strings.Join(it.Meta["span"].([]string), ""))
+		letter := it.Meta["target_letter"].(string)
+		if got := strconv.Itoa(strings.Count(span, letter)); got != it.Answer || got == "0" {
+			t.Fatalf("seed %d: %q occurs %s times, answer %s", seed, letter, got, it.Answer)
+		}
+	}
+}
+
+func TestWordSortingScore(t *testing.T) {
+	it := &rg.Item{Answer: "Apple, apple, banana", Data: wordSortingData{sorted: []string{"Apple", "apple", "banana"}}}
+	checkWordsScores(t, scoreWordSorting, it, []wordsCase{
+		{"Apple, apple, banana", 1},
+		{"Apple,apple,banana", 1},
+		{"Apple ,  apple, banana", 1},
+		{"apple, Apple, banana", 1.0 / 3}, // one in place: 1/3 beats the 0.2 floor
+		{"banana, Apple, apple", 0.2},     // the right words, none in place
+		{"Apple, apple", 2.0 / 3},
+		{"", 0},
+	})
+	o := wordSortingTask.Defaults
+	o.Transformation = "uppercase"
+	for seed := range uint64(20) {
+		it := wordsItem(t, wordSortingTask, o, seed)
+		d := it.Data.(wordSortingData)
+		asc := slices.IsSorted(d.sorted)
+		desc := slices.IsSortedFunc(d.sorted, func(a, b string) int { return strings.Compare(b, a) })
+		if it.Meta["direction"] == "ascending" && !asc || it.Meta["direction"] == "descending" && !desc {
+			t.Fatalf("seed %d: %v is not %s", seed, d.sorted, it.Meta["direction"])
+		}
+		if strings.ToUpper(it.Answer) != it.Answer {
+			t.Fatalf("seed %d: %q is not upper-case", seed, it.Answer)
+		}
+	}
+	r := wordsRegistry(t)
+	for _, o := range []map[string]any{{"transformation": "title"}, {"min_word_length": 40, "max_word_length": 64}} {
+		if _, err := r.Make("rg:word_sorting", o); err == nil {
+			t.Errorf("%v accepted", o)
+		}
+	}
+}
+
+func TestCaesarCipherScore(t *testing.T) {
+	it := &rg.Item{Answer: "THE YEAR TWO THOUSAND"}
+	checkWordsScores(t, scoreCaesar, it, []wordsCase{
+		{"THE YEAR TWO THOUSAND", 1},
+		{"the year two thousand.", 1},
+		{"The  Year Two\nThousand", 1},
+		{"THE YEAR TWO THOUSANDS", 21.0 / 22}, // reasoning-gym's containment credit
+		{"THE YEAR TWO THOUSAN", 0},
+		{"UIF ZFBS UXP UIPVTBOE", 0},
+	})
+	for seed := range uint64(50) {
+		it := wordsItem(t, caesarCipherTask, caesarCipherTask.Defaults, seed)
+		k := it.Meta["rotation"].(int)
+		if caesarShift(it.Data.(string), 26-k) != it.Answer {
+			t.Fatalf("seed %d: shifting %q back by %d does not give %q", seed, it.Data, k, it.Answer)
+		}
+		if n := len(strings.Fields(it.Answer)); n < 3 || n > 20 {
+			t.Fatalf("seed %d: %d words", seed, n)
+		}
+	}
+	o := caesarCipherTask.Defaults
+	o.Delimiter = "\n\n"
+	if it := wordsItem(t, caesarCipherTask, o, 1); it.Answer == "" {
+		t.Error("paragraph delimiter gave no sentence")
+	}
+	if _, err := wordsRegistry(t).Make("rg:caesar_cipher", map[string]any{"min_words": 400, "max_words": 500}); err == nil {
+		t.Error("a word range no sentence has was accepted")
+	}
+}
