@@ -8,6 +8,7 @@ import "github.com/quarry-rl/quarry/envs"
 func registerPuzzles(r *envs.Registry) error {
 	for _, reg := range []func(*envs.Registry) error{
 		registerPuzzle24,
+		registerCountdown,
 	} {
 		if err := reg(r); err != nil {
 			return err
