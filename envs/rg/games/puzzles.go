@@ -9,6 +9,7 @@ func registerPuzzles(r *envs.Registry) error {
 	for _, reg := range []func(*envs.Registry) error{
 		registerPuzzle24,
 		registerCountdown,
+		registerFutoshiki,
 	} {
 		if err := reg(r); err != nil {
 			return err
