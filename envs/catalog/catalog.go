@@ -27,6 +27,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/rg/algorithmic"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
 	"github.com/quarry-rl/quarry/envs/rg/composite"
+	rggames "github.com/quarry-rl/quarry/envs/rg/games"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 )
 
@@ -51,6 +52,7 @@ var registrars = []struct {
 	{"rg/arithmetic", arithmetic.Register},
 	{"rg/arithmetic", arithmetic.RegisterBasic},
 	{"rg/algorithmic", algorithmic.Register},
+	{"rg/games", rggames.Register},
 }
 
 // Option configures New.

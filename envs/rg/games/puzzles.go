@@ -6,7 +6,11 @@ import "github.com/quarry-rl/quarry/envs"
 // countdown, puzzle24, futoshiki, kakurasu, survo, knight_swap,
 // emoji_mystery.
 func registerPuzzles(r *envs.Registry) error {
-	for _, reg := range []func(*envs.Registry) error{} {
+	for _, reg := range []func(*envs.Registry) error{
+		registerPuzzle24,
+		registerCountdown,
+		registerFutoshiki,
+	} {
 		if err := reg(r); err != nil {
 			return err
 		}
