@@ -8,6 +8,7 @@ import "github.com/quarry-rl/quarry/envs"
 func registerSearch(r *envs.Registry) error {
 	for _, reg := range []func(*envs.Registry) error{
 		registerSokoban,
+		registerRushHour,
 	} {
 		if err := reg(r); err != nil {
 			return err
