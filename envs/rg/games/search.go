@@ -6,7 +6,10 @@ import "github.com/quarry-rl/quarry/envs"
 // move sequences checked by replaying them: boxnet, rush_hour, sokoban,
 // tsumego.
 func registerSearch(r *envs.Registry) error {
-	for _, reg := range []func(*envs.Registry) error{} {
+	for _, reg := range []func(*envs.Registry) error{
+		registerSokoban,
+		registerRushHour,
+	} {
 		if err := reg(r); err != nil {
 			return err
 		}
