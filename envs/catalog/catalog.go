@@ -25,6 +25,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/mathenv"
 	"github.com/quarry-rl/quarry/envs/qaenv"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
+	"github.com/quarry-rl/quarry/envs/rg/logic"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 )
 
@@ -46,6 +47,7 @@ var registrars = []struct {
 	{"crosswords", crosswords.Register},
 	{"wordsearch", wordsearch.Register},
 	{"towerofhanoi", towerofhanoi.Register},
+	{"rg/logic", logic.Register},
 	{"rg/arithmetic", arithmetic.RegisterBasic},
 }
 
