@@ -21,6 +21,7 @@ func Register(r *envs.Registry) error {
 	for _, reg := range []func(*envs.Registry) error{
 		func(r *envs.Registry) error { return rg.Register(r, Syllogism) },
 		func(r *envs.Registry) error { return rg.Register(r, PropositionalLogic) },
+		func(r *envs.Registry) error { return rg.Register(r, AIW) },
 	} {
 		if err := reg(r); err != nil {
 			return fmt.Errorf("logic: %w", err)
