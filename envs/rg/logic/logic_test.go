@@ -15,7 +15,8 @@ func registry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, Regist
 func TestSuite(t *testing.T) {
 	rgtest.Run(t, registry(t), rgtest.Config{
 		Ceilings: map[string]float64{
-			"rg:syllogism": 0.6, // Yes or No
+			"rg:syllogism":     0.6, // Yes or No
+			"rg:circuit_logic": 0.6, // 0 or 1
 		},
 	})
 }
