@@ -17,6 +17,9 @@ func TestSuite(t *testing.T) {
 		Ceilings: map[string]float64{
 			"rg:syllogism":     0.6, // Yes or No
 			"rg:circuit_logic": 0.6, // 0 or 1
+			// reasoning-gym gives 0.3 + 0.7·k/n for k of n roles right: a
+			// random assignment of two people averages 0.575.
+			"rg:knights_knaves": 0.7,
 		},
 	})
 }
