@@ -24,6 +24,7 @@ func Register(r *envs.Registry) error {
 		func(r *envs.Registry) error { return rg.Register(r, AIW) },
 		func(r *envs.Registry) error { return rg.Register(r, CircuitLogic) },
 		func(r *envs.Registry) error { return rg.Register(r, KnightsKnaves) },
+		func(r *envs.Registry) error { return rg.Register(r, SelfReference) },
 	} {
 		if err := reg(r); err != nil {
 			return fmt.Errorf("logic: %w", err)
