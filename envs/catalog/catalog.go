@@ -28,6 +28,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
 	"github.com/quarry-rl/quarry/envs/rg/composite"
 	rggames "github.com/quarry-rl/quarry/envs/rg/games"
+	"github.com/quarry-rl/quarry/envs/rg/logic"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 )
 
@@ -50,6 +51,7 @@ var registrars = []struct {
 	{"wordsearch", wordsearch.Register},
 	{"towerofhanoi", towerofhanoi.Register},
 	{"rg/arithmetic", arithmetic.Register},
+	{"rg/logic", logic.Register},
 	{"rg/arithmetic", arithmetic.RegisterBasic},
 	{"rg/algorithmic", algorithmic.Register},
 	{"rg/games", rggames.Register},

@@ -1,0 +1,108 @@
+package logic
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quarry-rl/quarry/envs"
+	"github.com/quarry-rl/quarry/envs/rg"
+)
+
+func TestKnightsScore(t *testing.T) {
+	it := &rg.Item{Data: &kkData{names: []string{"Emma", "Liam", "Ava"}, roles: []string{"knight", "knave", "knave"}}}
+	checkScores(t, scoreKnights, it, []scoreCase{
+		{"Emma is a knight, Liam is a knave, and Ava is a knave.", 1},
+		{"Liam is a knave, Ava is a knave, Emma is a knight", 1},
+		{"emma is a KNIGHT; liam: knave; ava: knave", 1},
+		{"Emma is a knight and Liam and Ava are knaves", 1},
+		{"Emma is definitely a knight, Liam is a knave, Ava is a knave", 1},
+		{"Emma is a knight, Liam is not a knight, Ava is not a knight", 1},
+		{"Emma (knight), Liam (knave), Ava (knave)", 1},
+		{"Emma is a knight, Liam is a knight, and Ava is a knave.", 0.3 + 0.7*2/3},
+		{"Emma is a knave, Liam is a knight, and Ava is a knave.", 0.3 + 0.7/3},
+		{"Emma is a knave, Liam is a knight, and Ava is a knight.", 0},
+		{"Emma is a knight, Liam is a knave", 0}, // a name missing
+		{"Emma is a hero, Liam is a villain, Ava is a villain", 0},
+		{"", 0},
+		{"knight knave knave", 0},
+	})
+	heroes := &rg.Item{Data: &kkData{names: []string{"Noah", "Mia"}, roles: []string{"hero", "hero"}}}
+	checkScores(t, scoreKnights, heroes, []scoreCase{
+		{"Noah is a hero, and Mia is a hero.", 1}, {"Noah and Mia are heroes", 1}, {"Noah's a hero and Mia's a hero", 1},
+		{"Noah is not a villain, Mia is a villain", 0.65},
+	})
+}
+
+// TestKnightsItems checks each puzzle's solution by brute force and the
+// wording's frame.
+func TestKnightsItems(t *testing.T) {
+	for _, o := range []KnightsOptions{KnightsKnaves.Defaults, {NPeople: 4, DepthConstraint: 4, WidthConstraint: 3}, {NPeople: 1, DepthConstraint: 2, WidthConstraint: 2}} {
+		for seed := range uint64(100) {
+			rng := envs.NewRand(seed)
+			it, _ := generateKnights(rng, o)
+			if !strings.HasPrefix(it.Question, "A very special island is inhabited only by ") ||
+				!strings.Contains(it.Question, " always tell the truth, and ") || !strings.Contains(it.Question, `(Format your answer like: "`) {
+				t.Fatalf("question %q", it.Question)
+			}
+			if got := scoreKnights(it.Answer, &it); got != 1 {
+				t.Fatalf("answer %q scores %v", it.Answer, got)
+			}
+			names := it.Meta["names"].([]string)
+			if len(names) != o.NPeople {
+				t.Fatalf("%d names", len(names))
+			}
+		}
+	}
+}
+
+func TestKnightsSolutions(t *testing.T) {
+	k := &kkSampler{rng: envs.NewRand(1), n: 4, depth: 3, width: 3}
+	for range 200 {
+		statements := make([]*kStatement, 4)
+		for i := range statements {
+			statements[i] = k.statement(i, 3)
+		}
+		sols := kkSolutions(statements)
+		for _, a := range sols {
+			knight := []bool{a&1 == 1, a&2 == 2, a&4 == 4, a&8 == 8}
+			for i, s := range statements {
+				if s.holds(knight) != knight[i] {
+					t.Fatalf("solution %b breaks statement %d", a, i)
+				}
+			}
+		}
+	}
+	// The fallback's statements have exactly the planted solution.
+	for _, knight := range [][]bool{{true}, {false}, {true, false}, {false, false, true, true, false}} {
+		sols := kkSolutions(pinned(knight))
+		var want uint
+		for i, k := range knight {
+			if k {
+				want |= 1 << i
+			}
+		}
+		if len(sols) != 1 || sols[0] != want {
+			t.Errorf("pinned %v: solutions %v", knight, sols)
+		}
+	}
+}
+
+func TestKnightsWording(t *testing.T) {
+	names := []string{"Emma", "Liam"}
+	pair := kkPairs[0]
+	p := func(kind, person int) *kStatement { return &kStatement{kind: kind, person: person} }
+	for _, c := range []struct {
+		s    *kStatement
+		want string
+	}{
+		{p(kTruth, 1), "Liam is a knight"},
+		{&kStatement{kind: kNot, subs: []*kStatement{p(kTruth, 1)}}, "Liam is a knave"},
+		{&kStatement{kind: kNot, subs: []*kStatement{{kind: kAnd, subs: []*kStatement{p(kTruth, 0), p(kLie, 1)}}}}, "it is not the case that (Emma is a knight and Liam is a knave)"},
+		{&kStatement{kind: kImplies, subs: []*kStatement{p(kLie, 1), {kind: kOr, subs: []*kStatement{p(kTruth, 0), p(kTruth, 1)}}}}, "if Liam is a knave then (Emma is a knight or Liam is a knight)"},
+		{&kStatement{kind: kIff, subs: []*kStatement{p(kTruth, 0), p(kLie, 1)}}, "Emma is a knight if and only if Liam is a knave"},
+	} {
+		if got := kkSay(names, pair, c.s); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
+	}
+}

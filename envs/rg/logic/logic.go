@@ -1,0 +1,54 @@
+// Package logic holds reasoning-gym's logic datasets as rg: envs: syllogism,
+// propositional_logic, aiw, circuit_logic, knights_knaves, self_reference
+// and zebra_puzzles. Each is a Task built from reasoning-gym 0.1.23's rules
+// (config fields and defaults, question wording, answer form, score_answer)
+// with Quarry's own generator; the differences are listed in
+// docs/rg/logic.md.
+package logic
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/quarry-rl/quarry/envs"
+	"github.com/quarry-rl/quarry/envs/rg"
+)
+
+// Register adds every task of the package (and the retry variants of those
+// where a second attempt makes sense).
+func Register(r *envs.Registry) error {
+	for _, reg := range []func(*envs.Registry) error{
+		func(r *envs.Registry) error { return rg.Register(r, Syllogism) },
+		func(r *envs.Registry) error { return rg.Register(r, PropositionalLogic) },
+		func(r *envs.Registry) error { return rg.Register(r, AIW) },
+		func(r *envs.Registry) error { return rg.Register(r, CircuitLogic) },
+		func(r *envs.Registry) error { return rg.Register(r, KnightsKnaves) },
+		func(r *envs.Registry) error { return rg.Register(r, SelfReference) },
+	} {
+		if err := reg(r); err != nil {
+			return fmt.Errorf("logic: %w", err)
+		}
+	}
+	return nil
+}
+
+// between draws uniformly from [lo, hi], as Python's randint does.
+func between(rng *rand.Rand, lo, hi int) int { return lo + rng.IntN(hi-lo+1) }
+
+// pick is Python's random.choice.
+func pick[T any](rng *rand.Rand, xs []T) T { return xs[rng.IntN(len(xs))] }
+
+// rangeError names max when a min/max pair is inverted.
+func rangeError(minName, maxName string, lo, hi int) error {
+	if lo > hi {
+		return &envs.OptionError{Option: maxName, Reason: fmt.Sprintf("%d is below %s %d", hi, minName, lo)}
+	}
+	return nil
+}
+
+// normWord lowers a one-word answer and drops the punctuation a model may
+// put around it ("Yes.", "**No**", "'Alice'").
+func normWord(s string) string {
+	return strings.ToLower(strings.Trim(strings.TrimSpace(s), ".!*\"'`() "))
+}
