@@ -21,6 +21,9 @@ func Register(r *envs.Registry) error {
 	for _, reg := range []func(*envs.Registry) error{
 		func(r *envs.Registry) error { return rg.Register(r, LargestIsland) },
 		func(r *envs.Registry) error { return rg.Register(r, ShortestPath) },
+		func(r *envs.Registry) error { return rg.Register(r, CourseSchedule) },
+		func(r *envs.Registry) error { return rg.Register(r, QuantumLock) },
+		func(r *envs.Registry) error { return rg.Register(r, FamilyRelationships) },
 	} {
 		if err := reg(r); err != nil {
 			return fmt.Errorf("graphs: %w", err)
