@@ -24,7 +24,9 @@ import (
 	"github.com/quarry-rl/quarry/envs/games/wordsearch"
 	"github.com/quarry-rl/quarry/envs/mathenv"
 	"github.com/quarry-rl/quarry/envs/qaenv"
+	"github.com/quarry-rl/quarry/envs/rg/algebra"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
+	"github.com/quarry-rl/quarry/envs/rg/graphs"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 )
 
@@ -47,6 +49,8 @@ var registrars = []struct {
 	{"wordsearch", wordsearch.Register},
 	{"towerofhanoi", towerofhanoi.Register},
 	{"rg/arithmetic", arithmetic.RegisterBasic},
+	{"rg/graphs", graphs.Register},
+	{"rg/algebra", algebra.Register},
 }
 
 // Option configures New.
