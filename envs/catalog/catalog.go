@@ -24,10 +24,12 @@ import (
 	"github.com/quarry-rl/quarry/envs/games/wordsearch"
 	"github.com/quarry-rl/quarry/envs/mathenv"
 	"github.com/quarry-rl/quarry/envs/qaenv"
+	"github.com/quarry-rl/quarry/envs/rg/algebra"
 	"github.com/quarry-rl/quarry/envs/rg/algorithmic"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
 	"github.com/quarry-rl/quarry/envs/rg/composite"
 	rggames "github.com/quarry-rl/quarry/envs/rg/games"
+	"github.com/quarry-rl/quarry/envs/rg/graphs"
 	"github.com/quarry-rl/quarry/envs/rg/logic"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 )
@@ -55,6 +57,8 @@ var registrars = []struct {
 	{"rg/arithmetic", arithmetic.RegisterBasic},
 	{"rg/algorithmic", algorithmic.Register},
 	{"rg/games", rggames.Register},
+	{"rg/graphs", graphs.Register},
+	{"rg/algebra", algebra.Register},
 }
 
 // Option configures New.
