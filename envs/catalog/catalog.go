@@ -24,6 +24,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/games/wordsearch"
 	"github.com/quarry-rl/quarry/envs/mathenv"
 	"github.com/quarry-rl/quarry/envs/qaenv"
+	"github.com/quarry-rl/quarry/envs/rg/arc"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 )
@@ -46,6 +47,7 @@ var registrars = []struct {
 	{"crosswords", crosswords.Register},
 	{"wordsearch", wordsearch.Register},
 	{"towerofhanoi", towerofhanoi.Register},
+	{"rg/arc", arc.Register},
 	{"rg/arithmetic", arithmetic.RegisterBasic},
 }
 
