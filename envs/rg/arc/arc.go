@@ -29,6 +29,7 @@ import (
 func Register(r *envs.Registry) error {
 	for _, reg := range []func(*envs.Registry) error{
 		func(r *envs.Registry) error { return rg.Register(r, arc1DTask) },
+		func(r *envs.Registry) error { return rg.Register(r, arcAGITask) },
 	} {
 		if err := reg(r); err != nil {
 			return fmt.Errorf("arc: %w", err)
@@ -145,24 +146,14 @@ func scoreBoard(answer string, it *rg.Item) float64 {
 }
 
 // guessBoard is a random policy: a grid of the output's shape with random
-// colours from the output's palette.
+// colours.
 func guessBoard(rng *rand.Rand, it *rg.Item) string {
 	want := it.Data.(Grid)
-	var pal []int
-	seen := map[int]bool{}
-	for _, row := range want {
-		for _, c := range row {
-			if !seen[c] {
-				seen[c] = true
-				pal = append(pal, c)
-			}
-		}
-	}
 	g := make(Grid, len(want))
 	for i, row := range want {
 		g[i] = make([]int, len(row))
 		for j := range row {
-			g[i][j] = pal[rng.IntN(len(pal))]
+			g[i][j] = rng.IntN(10)
 		}
 	}
 	return formatBoard(g)
