@@ -26,6 +26,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/qaenv"
 	"github.com/quarry-rl/quarry/envs/rg/algebra"
 	"github.com/quarry-rl/quarry/envs/rg/algorithmic"
+	"github.com/quarry-rl/quarry/envs/rg/arc"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
 	"github.com/quarry-rl/quarry/envs/rg/composite"
 	rggames "github.com/quarry-rl/quarry/envs/rg/games"
@@ -54,6 +55,7 @@ var registrars = []struct {
 	{"towerofhanoi", towerofhanoi.Register},
 	{"rg/arithmetic", arithmetic.Register},
 	{"rg/logic", logic.Register},
+	{"rg/arc", arc.Register},
 	{"rg/arithmetic", arithmetic.RegisterBasic},
 	{"rg/algorithmic", algorithmic.Register},
 	{"rg/games", rggames.Register},
