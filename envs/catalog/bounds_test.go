@@ -65,7 +65,13 @@ func outside(b envs.Bound) []any {
 			ok[i] = b.Min
 		}
 		long := append(append([]any{}, ok...), b.Min)
-		high := append([]any{b.Max + 1}, ok[1:]...)
+		for len(long) <= b.MaxLen {
+			long = append(long, b.Min)
+		}
+		high := []any{b.Max + 1}
+		if len(ok) > 1 {
+			high = append(high, ok[1:]...)
+		}
 		return []any{long, high}
 	case b.HasLen: // a map
 		m := map[string]any{}

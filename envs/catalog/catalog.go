@@ -56,7 +56,6 @@ var registrars = []struct {
 	{"rg/arithmetic", arithmetic.Register},
 	{"rg/logic", logic.Register},
 	{"rg/arc", arc.Register},
-	{"rg/arithmetic", arithmetic.RegisterBasic},
 	{"rg/algorithmic", algorithmic.Register},
 	{"rg/games", rggames.Register},
 	{"rg/graphs", graphs.Register},
