@@ -26,6 +26,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/qaenv"
 	"github.com/quarry-rl/quarry/envs/rg/algebra"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
+	"github.com/quarry-rl/quarry/envs/rg/geometry"
 	"github.com/quarry-rl/quarry/envs/rg/graphs"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 )
@@ -50,6 +51,7 @@ var registrars = []struct {
 	{"towerofhanoi", towerofhanoi.Register},
 	{"rg/arithmetic", arithmetic.RegisterBasic},
 	{"rg/graphs", graphs.Register},
+	{"rg/geometry", geometry.Register},
 	{"rg/algebra", algebra.Register},
 }
 
