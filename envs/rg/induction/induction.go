@@ -19,6 +19,7 @@ import (
 func Register(r *envs.Registry) error {
 	for _, reg := range []func(*envs.Registry) error{
 		func(r *envs.Registry) error { return rg.Register(r, ListFunctions) },
+		func(r *envs.Registry) error { return rg.Register(r, ACRE) },
 	} {
 		if err := reg(r); err != nil {
 			return fmt.Errorf("induction: %w", err)

@@ -143,3 +143,81 @@ func TestListFunctions(t *testing.T) {
 	})
 	checkScores(t, scoreList, &rg.Item{Answer: "[]"}, []scoreCase{{"[]", 1}, {"[ ]", 1}, {"", 0}, {"[0]", 0}})
 }
+
+// inferLabel is reasoning-gym's check_blickets and check_labels, read from
+// the views alone: objects in an off view are not blickets; an on view's
+// one object outside those is a blicket; an on view without a known
+// blicket makes its other objects a set that turns the light on.
+func inferLabel(views []view, objects []int) int {
+	var non, blickets []int
+	for _, v := range views {
+		if v.light == "off" {
+			non = appendNew(non, v.objects...)
+		}
+	}
+	for _, v := range views {
+		if d := minus(sortedSet(v.objects), non); v.light == "on" && len(d) == 1 {
+			blickets = appendNew(blickets, d...)
+		}
+	}
+	var sets [][]int
+	for _, v := range views {
+		if d := minus(sortedSet(v.objects), non); v.light == "on" && len(intersect(d, blickets)) == 0 {
+			sets = append(sets, d)
+		}
+	}
+	d := minus(sortedSet(objects), non)
+	switch {
+	case len(d) == 0:
+		return labelOff
+	case len(intersect(d, blickets)) > 0:
+		return labelOn
+	}
+	for _, s := range sets {
+		if len(minus(s, d)) == 0 {
+			return labelOn
+		}
+	}
+	return labelUndetermined
+}
+
+func TestACRELabels(t *testing.T) {
+	labels := map[int]int{}
+	for seed := range uint64(300) {
+		rng := envs.NewRand(seed)
+		views, qs, ok := drawACRE(rng, seed%2 == 0)
+		if !ok {
+			continue
+		}
+		if len(views) != 6 || len(qs) != 4 {
+			t.Fatalf("seed %d: %d views, %d questions", seed, len(views), len(qs))
+		}
+		for _, q := range qs {
+			if got := inferLabel(views, q.objects); got != q.label {
+				t.Fatalf("seed %d: %v %s: label %s, the views say %s\nviews %v", seed, q.objects, q.kind, labelText[q.label], labelText[got], views)
+			}
+			labels[q.label]++
+		}
+	}
+	for l := range labelText {
+		if labels[l] < 50 {
+			t.Fatalf("labels %v: want each of the three often", labels)
+		}
+	}
+}
+
+func TestACRE(t *testing.T) {
+	if len(acreObjects) != 48 || acreObjects[0] != "gray rubber cube" {
+		t.Fatalf("%d objects, the first %q", len(acreObjects), acreObjects[0])
+	}
+	it := item(t, ACRE, ACRE.Defaults, 1)
+	if !strings.Contains(it.Question, "Previous experimental results:\n") || !strings.Contains(it.Question, " → on") ||
+		!strings.HasSuffix(it.Question, "What is the detector light status?") {
+		t.Fatalf("question %q", it.Question)
+	}
+	score := ACRE.Score
+	checkScores(t, score, &rg.Item{Answer: "undetermined"}, []scoreCase{
+		{"undetermined", 1}, {"Undetermined", 1}, {"undetermined.", 1}, {`"undetermined"`, 1},
+		{"on", 0}, {"off", 0}, {"it is undetermined", 12.0 / 18}, {"", 0},
+	})
+}
