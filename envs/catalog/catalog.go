@@ -28,6 +28,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
 	"github.com/quarry-rl/quarry/envs/rg/geometry"
 	"github.com/quarry-rl/quarry/envs/rg/graphs"
+	"github.com/quarry-rl/quarry/envs/rg/induction"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 )
 
@@ -52,6 +53,7 @@ var registrars = []struct {
 	{"rg/arithmetic", arithmetic.RegisterBasic},
 	{"rg/graphs", graphs.Register},
 	{"rg/geometry", geometry.Register},
+	{"rg/induction", induction.Register},
 	{"rg/algebra", algebra.Register},
 }
 
