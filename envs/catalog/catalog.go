@@ -30,7 +30,9 @@ import (
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
 	"github.com/quarry-rl/quarry/envs/rg/composite"
 	rggames "github.com/quarry-rl/quarry/envs/rg/games"
+	"github.com/quarry-rl/quarry/envs/rg/geometry"
 	"github.com/quarry-rl/quarry/envs/rg/graphs"
+	"github.com/quarry-rl/quarry/envs/rg/induction"
 	"github.com/quarry-rl/quarry/envs/rg/logic"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 )
@@ -59,6 +61,8 @@ var registrars = []struct {
 	{"rg/algorithmic", algorithmic.Register},
 	{"rg/games", rggames.Register},
 	{"rg/graphs", graphs.Register},
+	{"rg/geometry", geometry.Register},
+	{"rg/induction", induction.Register},
 	{"rg/algebra", algebra.Register},
 }
 
