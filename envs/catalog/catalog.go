@@ -25,6 +25,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/mathenv"
 	"github.com/quarry-rl/quarry/envs/qaenv"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
+	"github.com/quarry-rl/quarry/envs/rg/cognition"
 	"github.com/quarry-rl/quarry/envs/rg/logic"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 )
@@ -48,6 +49,7 @@ var registrars = []struct {
 	{"wordsearch", wordsearch.Register},
 	{"towerofhanoi", towerofhanoi.Register},
 	{"rg/logic", logic.Register},
+	{"rg/cognition", cognition.Register},
 	{"rg/arithmetic", arithmetic.RegisterBasic},
 }
 
