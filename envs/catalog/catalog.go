@@ -28,6 +28,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/rg/algorithmic"
 	"github.com/quarry-rl/quarry/envs/rg/arc"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
+	"github.com/quarry-rl/quarry/envs/rg/cognition"
 	"github.com/quarry-rl/quarry/envs/rg/composite"
 	rggames "github.com/quarry-rl/quarry/envs/rg/games"
 	"github.com/quarry-rl/quarry/envs/rg/geometry"
@@ -64,6 +65,8 @@ var registrars = []struct {
 	{"rg/geometry", geometry.Register},
 	{"rg/induction", induction.Register},
 	{"rg/algebra", algebra.Register},
+	{"rg/cognition", cognition.Register},
+	{"rg/arithmetic", arithmetic.RegisterBasic},
 }
 
 // Option configures New.

@@ -1,6 +1,9 @@
 package logic
 
 import (
+	"encoding/json"
+	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -104,5 +107,81 @@ func TestKnightsWording(t *testing.T) {
 		if got := kkSay(names, pair, c.s); got != c.want {
 			t.Errorf("got %q, want %q", got, c.want)
 		}
+	}
+}
+
+// TestKnightsMatchesReasoningGym scores answers in reasoning-gym's own
+// format as its score_answer did (testdata/knights_knaves.json: 80
+// puzzles' solutions with reordered, partly flipped, incomplete, inverted
+// and upper-cased answers).
+func TestKnightsMatchesReasoningGym(t *testing.T) {
+	raw, err := os.ReadFile("testdata/knights_knaves.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Names   []string `json:"names"`
+		Roles   []string `json:"roles"`
+		Answers []struct {
+			Answer string  `json:"answer"`
+			Score  float64 `json:"score"`
+		} `json:"answers"`
+	}
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range cases {
+		it := &rg.Item{Data: &kkData{names: c.Names, roles: c.Roles}}
+		for _, a := range c.Answers {
+			if got := scoreKnights(a.Answer, it); math.Abs(got-a.Score) > 1e-9 {
+				t.Errorf("%q scores %v, reasoning-gym %v", a.Answer, got, a.Score)
+			}
+			n++
+		}
+	}
+	if n != 640 {
+		t.Fatalf("%d answers", n)
+	}
+}
+
+// TestKnightsWordingMatchesReasoningGym words 200 random statements as
+// reasoning-gym 0.1.23's _format_statement did
+// (testdata/knights_knaves_wording.json: its statement tuples, as JSON
+// arrays, and texts for the names Emma, Liam, Ava).
+func TestKnightsWordingMatchesReasoningGym(t *testing.T) {
+	raw, err := os.ReadFile("testdata/knights_knaves_wording.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Pair      [2]string `json:"pair"`
+		Statement any       `json:"statement"`
+		Text      string    `json:"text"`
+	}
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{"telling-truth": kTruth, "lying": kLie, "not": kNot, "and": kAnd, "or": kOr, "->": kImplies, "<=>": kIff}
+	var convert func(v any) *kStatement
+	convert = func(v any) *kStatement {
+		a := v.([]any)
+		s := &kStatement{kind: kinds[a[0].(string)]}
+		if s.primitive() {
+			s.person = int(a[1].(float64))
+			return s
+		}
+		for _, x := range a[1:] {
+			s.subs = append(s.subs, convert(x))
+		}
+		return s
+	}
+	for _, c := range cases {
+		if got := kkSay([]string{"Emma", "Liam", "Ava"}, c.Pair, convert(c.Statement)); got != c.Text {
+			t.Errorf("got %q\nreasoning-gym %q", got, c.Text)
+		}
+	}
+	if len(cases) != 200 {
+		t.Fatalf("%d cases", len(cases))
 	}
 }

@@ -25,6 +25,7 @@ func Register(r *envs.Registry) error {
 		func(r *envs.Registry) error { return rg.Register(r, CircuitLogic) },
 		func(r *envs.Registry) error { return rg.Register(r, KnightsKnaves) },
 		func(r *envs.Registry) error { return rg.Register(r, SelfReference) },
+		func(r *envs.Registry) error { return rg.Register(r, Zebra) },
 	} {
 		if err := reg(r); err != nil {
 			return fmt.Errorf("logic: %w", err)

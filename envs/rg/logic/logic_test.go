@@ -50,3 +50,23 @@ func item[O any](t *testing.T, task rg.Task[O], o O, seed uint64) rg.Item {
 	}
 	return it
 }
+
+// TestRegister: every task is registered, with a retry variant exactly
+// where documented.
+func TestRegister(t *testing.T) {
+	r := registry(t)
+	retry := map[string]bool{"propositional_logic": true}
+	names := []string{"syllogism", "propositional_logic", "aiw", "circuit_logic", "knights_knaves", "self_reference", "zebra_puzzles"}
+	for _, name := range names {
+		if _, err := r.Lookup(rg.ID(name)); err != nil {
+			t.Error(err)
+		}
+		_, err := r.Lookup(rg.ID(name) + rg.RetrySuffix)
+		if (err == nil) != retry[name] {
+			t.Errorf("%s: retry variant registered %v, want %v", name, err == nil, retry[name])
+		}
+	}
+	if n := len(r.IDs()); n != len(names)+len(retry) {
+		t.Errorf("%d ids registered, want %d", n, len(names)+len(retry))
+	}
+}

@@ -1,6 +1,8 @@
 package logic
 
 import (
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -127,5 +129,50 @@ func TestPropositionalFeedback(t *testing.T) {
 		if got := propositionalFeedback(answer, it, 0); !strings.Contains(got, want) {
 			t.Errorf("feedback for %q: %q", answer, got)
 		}
+	}
+}
+
+// TestPropositionalMatchesReasoningGym scores answers as reasoning-gym
+// 0.1.23's score_answer did (testdata/propositional_logic.json: 60 of its
+// items, each with its example answer, random formulas in its notation
+// with outer parentheses or spaces dropped, tautologies, contradictions,
+// unparenthesised chains and a foreign letter).
+func TestPropositionalMatchesReasoningGym(t *testing.T) {
+	raw, err := os.ReadFile("testdata/propositional_logic.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Premises  []string `json:"premises"`
+		Variables []string `json:"variables"`
+		Answers   []struct {
+			Answer string  `json:"answer"`
+			Score  float64 `json:"score"`
+		} `json:"answers"`
+	}
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range cases {
+		vars := len(c.Variables)
+		var fs []*formula
+		for _, p := range c.Premises {
+			f, ok := parseFormula(p, vars)
+			if !ok {
+				t.Fatalf("premise %q does not parse", p)
+			}
+			fs = append(fs, f)
+		}
+		it := &rg.Item{Data: &propositionalData{vars: vars, models: models(fs, vars)}}
+		for _, a := range c.Answers {
+			if got := scorePropositional(a.Answer, it); got != a.Score {
+				t.Errorf("premises %v: %q scores %v, reasoning-gym %v", c.Premises, a.Answer, got, a.Score)
+			}
+			n++
+		}
+	}
+	if n != 720 {
+		t.Fatalf("%d answers", n)
 	}
 }

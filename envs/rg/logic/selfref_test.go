@@ -1,6 +1,9 @@
 package logic
 
 import (
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/quarry-rl/quarry/envs/rg"
@@ -41,5 +44,33 @@ func TestSelfReferenceSolutions(t *testing.T) {
 	}
 	if len(counts) < 2 {
 		t.Errorf("answers drawn: %v", counts)
+	}
+}
+
+// TestSelfReferenceMatchesReasoningGym compares the solution counts with
+// reasoning-gym 0.1.23's solve_puzzle_dynamic for every a, b, c, d in 0–7
+// (testdata/selfref_counts.txt: one digit per puzzle, d varying fastest).
+func TestSelfReferenceMatchesReasoningGym(t *testing.T) {
+	raw, err := os.ReadFile("testdata/selfref_counts.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.TrimSpace(string(raw))
+	if len(want) != 4096 {
+		t.Fatalf("%d counts", len(want))
+	}
+	i := 0
+	for a := range 8 {
+		for b := range 8 {
+			for c := range 8 {
+				for d := range 8 {
+					p := selfRefPuzzle{a, b, c, d}
+					if got := p.solutions(); strconv.Itoa(got) != want[i:i+1] {
+						t.Errorf("%+v: %d solutions, reasoning-gym %s", p, got, want[i:i+1])
+					}
+					i++
+				}
+			}
+		}
 	}
 }

@@ -1,6 +1,8 @@
 package logic
 
 import (
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -67,5 +69,51 @@ func TestSyllogismItems(t *testing.T) {
 	o = SyllogismOptions{AllowSomeNot: true, InversionProbability: 1, InvalidRatio: 0.5}
 	for seed := range uint64(50) {
 		item(t, Syllogism, o, seed)
+	}
+}
+
+// TestSyllogismMatchesReasoningGym compares validSyllogism with
+// reasoning-gym 0.1.23's _is_valid_syllogism over every pair of premises
+// and conclusion on three terms, in any order, with any quantifiers:
+// testdata/syllogism_valid.txt lists the combinations it calls valid, one
+// per line as "q s p" for each statement (quantifier 0–3 as All, No,
+// Some, Some … are not; subject and predicate terms 0–2).
+func TestSyllogismMatchesReasoningGym(t *testing.T) {
+	raw, err := os.ReadFile("testdata/syllogism_valid.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		want[l] = true
+	}
+	var pairs [][2]int
+	for i := range 3 {
+		for j := range 3 {
+			if i != j {
+				pairs = append(pairs, [2]int{i, j})
+			}
+		}
+	}
+	key := func(s statement) string { return fmt.Sprintf("%d%d%d", s.q, s.subj, s.pred) }
+	n := 0
+	for _, a := range pairs {
+		for _, b := range pairs {
+			for _, c := range pairs {
+				for q := range 64 {
+					p1 := statement{quantifier(q / 16), a[0], a[1]}
+					p2 := statement{quantifier(q / 4 % 4), b[0], b[1]}
+					con := statement{quantifier(q % 4), c[0], c[1]}
+					k := key(p1) + " " + key(p2) + " " + key(con)
+					if got := validSyllogism(p1, p2, con); got != want[k] {
+						t.Errorf("%s: valid %v, reasoning-gym %v", k, got, want[k])
+					}
+					n++
+				}
+			}
+		}
+	}
+	if n != 13824 || len(want) != 384 {
+		t.Fatalf("%d cases, %d valid in the table", n, len(want))
 	}
 }
