@@ -66,7 +66,6 @@ var registrars = []struct {
 	{"rg/induction", induction.Register},
 	{"rg/algebra", algebra.Register},
 	{"rg/cognition", cognition.Register},
-	{"rg/arithmetic", arithmetic.RegisterBasic},
 }
 
 // Option configures New.
