@@ -553,6 +553,127 @@ var gsmTemplates = map[int]gsmTemplate{
 		return fmt.Sprintf("%s qualified for a spot on the %s team, so she went shopping for some athletic gear. She bought a %s for %s%d, a pair of %s %s for %s%d more than the %s cost, and a pair of %s that were originally %s%d but were on sale for half price. She had a coupon for %s%d off the package of %s%d athletic %s that she also bought. How much did she spend on athletic gear?",
 			name, sport, item1, cur, p1, sport, item2, cur, p2, item1, item3, cur, p3, cur, discount, cur, p4, item4), float64(p1 + p1 + p2 + p3/2 + p4 - discount)
 	},
+	17: func(g gsmRand) (string, float64) {
+		facility := g.choice("hospital", "clinic", "medical center", "care facility")
+		item := g.choice("bed", "room", "ward")
+		event := g.choice("flu season", "natural disaster", "major accident", "pandemic")
+		den := g.choiceInt(5, 4, 3, 2) // the occupied fraction 1/den
+		total := den * 100 * g.randint(5, 15)
+		free := total - total/den
+		period := g.randint(2, 4)
+		maxDaily := free / (period * 7) / 5 * 5
+		if maxDaily <= 20 {
+			period = 2
+			maxDaily = free / (period * 7) / 5 * 5
+		}
+		daily := 5 * g.randint(4, maxDaily/5)
+		return fmt.Sprintf("A %s has a capacity of %d %ss with 1/%d occupied. Due to the %s, %d patients are admitted into the %s each day. Calculate the total number of unoccupied %ss in the %s after %d weeks.",
+			facility, total, item, den, event, daily, facility, item, facility, period), float64(free - daily*7*period)
+	},
+	18: func(g gsmRand) (string, float64) {
+		names := g.sample(2, "James", "John", "Robert", "Michael", "William", "David", "Richard", "Joseph", "Thomas", "Charles",
+			"Mary", "Patricia", "Jennifer", "Linda", "Elizabeth", "Barbara", "Susan", "Jessica", "Sarah", "Karen")
+		game := g.choice("bowling", "darts", "archery", "basketball", "tennis")
+		n1, n2 := g.randint(200, 500), g.randint(5, 50)
+		for n1%2 != 0 {
+			n1 = g.randint(200, 500)
+		}
+		return fmt.Sprintf("%s scored %d points in one game of %s. %s scored %d more than 50%% as many as %s. How many points did %s and %s have in total?",
+			names[0], n1, game, names[1], n2, names[0], names[0], names[1]), float64(n1 + n1/2 + n2)
+	},
+	21: func(g gsmRand) (string, float64) {
+		name := g.choice("Emma", "Olivia", "Ava", "Isabella", "Sophia", "Mia", "Charlotte")
+		unit := g.choice("feet", "meters")
+		cur := g.choice("$", "£", "€")
+		space := []float64{1.25, 1.5, 1.75, 2.0}[g.rng.IntN(4)]
+		plants := g.randint(80, 120)
+		owned := g.randint(10, min(plants-1, 30))
+		cost := g.randint(3, 8)
+		g.randint(2, 8) // reasoning-gym draws a plant width it never uses
+		return fmt.Sprintf("%s has a flower bed that is %s %s long. %s wants to fill her flower bed with plants. Each plant, including the space it needs around it, requires %s %s of space. %s already owns %d flowers. Each flowering plant costs %s%d at the store, how much money will %s spend at the store to fill up her flower bed?",
+			name, pyFloat(float64(plants)*space), unit, name, pyFloat(space), unit, name, owned, cur, cost, name), float64((plants - owned) * cost)
+	},
+	24: func(g gsmRand) (string, float64) {
+		comet := g.choice("Halley", "Hale-Bopp", "Hyakutake", "Encke")
+		name := g.choice("William", "James", "John", "Robert", "Michael", "David")
+		relative := g.choice("dad", "father", "uncle", "grandfather")
+		mult := g.choiceInt(2, 3, 4)
+		orbit := g.randrange(50, 101, 5)
+		// The relative's age must pass orbit/mult: reasoning-gym's
+		// (orbit+1)//mult rounds down and can answer -1; Quarry rounds up.
+		lo, hi := max(20, (orbit+mult)/mult), min(51, 99/mult)
+		age := lo
+		if lo <= hi {
+			age = g.randint(lo, hi)
+		} else {
+			orbit = lo*mult - 1
+		}
+		return fmt.Sprintf("Comet %s orbits the sun every %d years. %s's %s saw the Comet when he was %d years old. %s saw the comet a second time when he was %d times the age his %s was when he saw the Comet. How old was %s when he saw the Comet for the first time?",
+			comet, orbit, name, relative, age, name, mult, relative, name), float64(age*mult - orbit)
+	},
+	25: func(g gsmRand) (string, float64) {
+		food := g.choice("popcorn", "breads", "cookies")
+		unit := g.choice("grams", "ounces", "oz")
+		servings := g.randint(4, 6)
+		size := g.randint(4, 12) * servings
+		cal := 25 * g.randint(6, 16)
+		consumed := 25 * g.randint(24, 60)
+		needed := g.randint(1, 3) * cal
+		target := consumed + needed
+		if target < 1900 {
+			target = 1900 + (needed - (1900 - target))
+		}
+		target = 5 * (target / 5)
+		return fmt.Sprintf("According to its nutritional info, a bag of %s has %d calories per serving. If a %d %s bag has %d servings, how many %s can you eat if your daily calorie target is %d and you have already consumed %d calories?",
+			food, cal, size, unit, servings, unit, target, consumed), float64(size/servings) * float64(target-consumed) / float64(cal)
+	},
+	27: func(g gsmRand) (string, float64) {
+		name := g.choice("John", "Michael", "David", "James", "Robert", "William")
+		cur := g.choice("$", "£", "€")
+		n := g.randint(3, 8)
+		apts, pct := g.randrange(100, 500, 50), g.randrange(20, 81, 5)
+		freq := g.randint(2, 6)
+		rate := []float64{0.25, 0.30, 0.35, 0.40, 0.45, 0.50}[g.rng.IntN(6)]
+		for (n-1)*apts*pct%100 != 0 {
+			apts, pct = g.randrange(100, 500, 50), g.randrange(20, 81, 5)
+		}
+		first := (n - 1) * apts
+		total := first + first*pct/100 + first
+		return fmt.Sprintf("%s collects garbage from %d different apartment complexes. The first %d have %d apartments each and the last one is %d%% bigger than the other %d combined. %s collects garbage %d times a week from each place and he gets paid %s%.2f per collection for each apartment. How much money does he make in a week?",
+			name, n, n-1, apts, pct, n-1, name, freq, cur, rate), round2(float64(total*freq) * rate)
+	},
+	28: func(g gsmRand) (string, float64) {
+		name := g.choice("John", "Michael", "David", "James", "Robert", "William", "Richard", "Thomas")
+		item := g.choice("tea", "sugar", "flour", "rice")
+		cur := g.choice("$", "£", "€")
+		unit := g.choice("kilogram", "kg")
+		extra := g.choice("cookie", "muffin", "bagel")
+		price, pct := g.randint(3, 25), g.randint(2, 10)*5
+		usage, extraPrice := g.randint(1, 3), g.randint(1, 5)
+		for price*pct%100 != 0 {
+			price = g.randint(3, 25)
+		}
+		return fmt.Sprintf("%s goes to the store to buy some %s. The normal brand of %s he buys costs %s%d per %s. He had to buy a more expensive brand that costs %d%% more since his favorite brand was sold out. He decides to buy a week's worth of %s and he uses %d %s of %s per day. He also decided to buy himself a %s for %s%d. How much did everything cost?",
+			name, item, item, cur, price, unit, pct, item, usage, unit, item, extra, cur, extraPrice), float64((price+price*pct/100)*usage*7 + extraPrice)
+	},
+	29: func(g gsmRand) (string, float64) {
+		names := g.sample(2, "Jennifer", "Michael", "Christopher", "Jessica", "Matthew", "Ashley", "Joshua", "Amanda",
+			"Daniel", "David", "James", "Robert", "John", "Joseph")
+		k1, k2 := 10*g.randint(17, 25), 10*g.randint(12, 15)
+		k := k1 + k2
+		lo, hi := (max(1350, 3*k)+k-1)/k, 1700/k
+		if hi < lo {
+			lo, hi = 3, 4
+		}
+		total := k * g.randint(lo, hi)
+		minN1, maxN1 := max(950, total/2), min(1050, total-400)
+		n1 := total/2 + 50
+		if minN1 < maxN1 {
+			n1 = 5 * g.randint(minN1/5, maxN1/5)
+		}
+		return fmt.Sprintf("%s's dog has %d puppies, %d of which have spots. %s's dog has %d puppies, %d of which have spots. What percentage of all the puppies have spots?",
+			names[0], n1, k1, names[1], total-n1, k2), float64(100 * k / total)
+	},
 }
 
 // gsmPorted lists gsmTemplates' indices in order: what an item draws from.
