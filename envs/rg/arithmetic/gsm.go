@@ -674,6 +674,124 @@ var gsmTemplates = map[int]gsmTemplate{
 		return fmt.Sprintf("%s's dog has %d puppies, %d of which have spots. %s's dog has %d puppies, %d of which have spots. What percentage of all the puppies have spots?",
 			names[0], n1, k1, names[1], total-n1, k2), float64(100 * k / total)
 	},
+	31: func(g gsmRand) (string, float64) {
+		name := g.choice("Emma", "Olivia", "Ava", "Isabella", "Sophia", "Mia", "Charlotte", "Doxa")
+		fruit := g.choice("orange", "pear", "peach", "mango", "kiwi", "apple")
+		sib := g.sample(2, "brother", "sister", "cousin", "friend")
+		total := g.randint(3*3+2*5+3, 33)
+		n1 := 3
+		rest := total - 3*n1
+		n2 := g.randint(5, max(5, min(13, rest/2)))
+		rest -= 2 * n2
+		n3 := g.randint(3, max(3, min(14, rest)))
+		return fmt.Sprintf("%s sliced an %s into %d pieces. She ate %d slice, her %s ate %d more than her, and her %s ate %d more than her %s. How many slices of %s did they all eat?",
+			name, fruit, total, n1, sib[0], n2, sib[1], n3, sib[0], fruit), float64(n1 + (n1 + n2) + (n1 + n2 + n3))
+	},
+	33: func(g gsmRand) (string, float64) {
+		names := g.sample(2, "Julie", "Sarah", "Emma", "Sophia", "Olivia", "Isabella", "Mia", "Charlotte")
+		mult := g.choiceInt(2, 3, 4)
+		var valid []int
+		for n := 30; n <= 100; n++ {
+			if n*(1+mult)%7 == 0 {
+				valid = append(valid, n)
+			}
+		}
+		n := valid[g.rng.IntN(len(valid))]
+		return fmt.Sprintf("%s operates the cash register exactly %d times as fast as her less-experienced colleague %s. Daily, %s processes %d customers. What is the total weekly production for the two if they work all days of the week?",
+			names[0], mult, names[1], names[1], n), float64((n + n*mult) * 7)
+	},
+	36: func(g gsmRand) (string, float64) {
+		var n, p1, r1 int
+		for {
+			n, p1, r1 = g.randrange(10, 151, 10), g.randrange(5, 71, 5), g.randrange(5, 101, 5)
+			// reasoning-gym's test, in floats: it also turns down some
+			// integral counts (20 × 0.35 is 7.000000000000001).
+			fn, fp, fr := float64(n), float64(p1)/100, float64(r1)/100
+			if isWhole(fn*fp) && isWhole(fn*fp*fr) && isWhole(fn*(1-fp)*0.5) {
+				break
+			}
+		}
+		name := g.choice("Emma", "Sophia", "Olivia", "Ava", "Isabella", "Mia", "Charlotte")
+		s := g.sample(3, "history", "geography", "biology", "chemistry", "physics", "economics", "literature", "algebra", "geometry")
+		return fmt.Sprintf("In a %d-item quiz, %d%% of the questions are %s, and the rest are equally divided as %s and %s questions. If %s is sure to get %d%% of the %s questions, and half of the %s and %s questions correctly, how many points is she sure to get?",
+			n, p1, s[0], s[1], s[2], name, r1, s[0], s[1], s[2]), float64(n*p1*r1/10000 + (n-n*p1/100)/2)
+	},
+	38: func(g gsmRand) (string, float64) {
+		name := g.choice("Martha", "Mary", "Elizabeth", "Susan", "Margaret", "Patricia")
+		count := 2 + g.rng.IntN(4)
+		kind := []string{"twins", "triplets", "quadruplets", "quintuplets"}[count-2]
+		c := g.sample(3, "sweater", "shawl", "hat", "cardigan", "poncho", "vest", "beanie", "tunic")
+		a := g.sample(2, "mittens", "booties", "socks", "leg warmers", "gloves")
+		n := []int{g.randint(3, 19), g.randint(3, 19), g.randint(3, 19), g.randint(3, 19), g.randint(3, 19)}
+		return fmt.Sprintf("%s is knitting winter wear for her %d grandchildren. They're %s, so they're all the same size. She wants to make a %s, %s, %s, %s, and %s for each of them. It takes %d skeins of wool to make a %s, %d for a %s, %d for a %s, %d for a pair of %s, and %d for a pair of %s. How many skeins of wool will she need to buy?",
+			name, count, kind, c[0], c[1], c[2], a[0], a[1], n[0], c[0], n[1], c[1], n[2], c[2], n[3], a[0], n[4], a[1]), float64(count * (n[0] + n[1] + n[2] + n[3] + n[4]))
+	},
+	39: func(g gsmRand) (string, float64) {
+		school := g.choice("Maple Grove", "Sunny Hill", "Oak Ridge", "Pine Valley")
+		grade := g.choice("first", "second", "third", "fourth", "fifth")
+		day := g.choice("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+		total := g.randint(40, 150)
+		girls := g.randint(20, total-20)
+		boys := total - girls
+		absentGirls := g.randint(2, max(3, min(girls/4, 10, 8)))
+		absentBoys := g.randint(2, max(3, min(boys/4, 10, 8)))
+		return fmt.Sprintf("There are %d %s-graders at %s School. %d of them are girls. On %s, %d %s-grade girls and %d %s-grade boys were absent. How many %s grade boys were at %s School on %s?",
+			total, grade, school, girls, day, absentGirls, grade, absentBoys, grade, grade, school, day), float64(boys - absentBoys)
+	},
+	40: func(g gsmRand) (string, float64) {
+		item := g.choice("magician", "artist", "chef", "scientist", "athlete")
+		c := g.sample(3, "red", "blue", "green", "yellow", "purple", "orange")
+		n1 := 20
+		var factors []int
+		for range 100 { // reasoning-gym's attempts (a miss has odds 0.4^100)
+			n1 = g.randint(20, 81)
+			factors = factors[:0]
+			for p := 20; p <= 90; p++ {
+				if p*n1%100 == 0 {
+					factors = append(factors, p)
+				}
+			}
+			if len(factors) > 0 {
+				break
+			}
+		}
+		if len(factors) == 0 {
+			n1, factors = 20, []int{20}
+		}
+		p := factors[g.rng.IntN(len(factors))]
+		// Exact: reasoning-gym's int(p/100*n1) is 28 for 58% of 50.
+		n2 := n1 + p*n1/100
+		return fmt.Sprintf("In a set of %s's cards, there are %d %s cards, and %d%% more %s cards. %s cards are as many as the sum of %s and %s cards. How many cards of all mentioned colors are there?",
+			item, n1, c[0], p, c[1], c[2], c[0], c[1]), float64(2 * (n1 + n2))
+	},
+	41: func(g gsmRand) (string, float64) {
+		name := g.choice("John", "Michael", "David", "James", "William", "Robert", "Joseph")
+		event := g.choice("field trip", "sports tournament", "conference", "music festival", "science fair")
+		org := g.choice("school", "community center", "local charity", "youth club", "parent association")
+		cur := g.choice("$", "€", "£")
+		g.choice("half", "1/2", "one-half") // every one reads 1/2
+		total := g.randrange(200, 1000, 10)
+		covered := total / 2
+		current := g.randrange(10, min(200, total-covered-50), 5)
+		return fmt.Sprintf("%s is raising money for a %s. He has applied for help from the %s, which has decided to cover 1/2 of the cost of the %s. How much money is %s missing if he has %s%d and the %s costs %s%d?",
+			name, event, org, event, name, cur, current, event, cur, total), float64(total - covered - current)
+	},
+	42: func(g gsmRand) (string, float64) {
+		title := g.choice("Mr.", "Prof.", "Dr.")
+		name := g.choice("Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez", "Martinez")
+		prop := g.choice("house", "apartment", "condo", "villa", "cottage")
+		fee1, fee2 := g.choice("transfer", "registration", "legal"), g.choice("brokerage", "agent", "realtor")
+		p1, p2 := g.randint(1, 5), g.randint(2, 7)
+		loan := 10000 * g.randint(10, 70)
+		lo := max(200000, loan+100000, int(float64(loan+1000)/(1-float64(p1+p2)/100)))
+		hi := 1000000
+		if hi <= lo {
+			hi = lo + 500000
+		}
+		price := 10000 * g.randint(lo/10000, hi/10000)
+		return fmt.Sprintf("%s %s sold his %s for $%d. He paid the %s fees that amount to %d%% of the selling price and also paid a %s fee that is %d%% of the selling price. If he also paid $%d for the remaining loan amount of the %s, how much is %s %s's net proceeds from selling the %s?",
+			title, name, prop, price, fee1, p1, fee2, p2, loan, prop, title, name, prop), float64(price - price*p1/100 - price*p2/100 - loan)
+	},
 }
 
 // gsmPorted lists gsmTemplates' indices in order: what an item draws from.
@@ -684,6 +802,9 @@ func round2(x float64) float64 {
 	f, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 2, 64), 64)
 	return f
 }
+
+// isWhole is Python's float.is_integer.
+func isWhole(x float64) bool { return x == math.Trunc(x) }
 
 func gcd(a, b int) int { return int(gcd64(int64(a), int64(b))) }
 
