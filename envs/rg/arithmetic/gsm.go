@@ -792,6 +792,122 @@ var gsmTemplates = map[int]gsmTemplate{
 		return fmt.Sprintf("%s %s sold his %s for $%d. He paid the %s fees that amount to %d%% of the selling price and also paid a %s fee that is %d%% of the selling price. If he also paid $%d for the remaining loan amount of the %s, how much is %s %s's net proceeds from selling the %s?",
 			title, name, prop, price, fee1, p1, fee2, p2, loan, prop, title, name, prop), float64(price - price*p1/100 - price*p2/100 - loan)
 	},
+	44: func(g gsmRand) (string, float64) {
+		store := g.choice("store", "shop", "market", "warehouse")
+		c := g.sample(3, "red", "blue", "green", "yellow", "purple", "orange", "pink")
+		cur := g.choice("$", "€", "£")
+		n1, n2, n3 := g.randint(3, 20), g.randint(5, 30), g.randint(15, 50)
+		p1, p2, p3 := g.randint(5, 15), g.randint(3, 10), g.randint(2, 8)
+		return fmt.Sprintf("There are currently %d %s balls, %d %s balls, and %d %s balls in the %s. %s balls cost %s%d, %s balls cost %s%d and %s balls cost %s%d. How much will the %s have received after all the balls are sold?",
+			n1, c[0], n2, c[1], n3, c[2], store, c[0], cur, p1, c[1], cur, p2, c[2], cur, p3, store), float64(n1*p1 + n2*p2 + n3*p3)
+	},
+	45: func(g gsmRand) (string, float64) {
+		name := g.choice("Emma", "Olivia", "Sophia", "Isabella", "Ava", "Mia", "Charlotte")
+		event := g.choice("lunch party", "birthday party", "potluck party", "baby shower", "game night")
+		food := g.choice("roast chicken", "grilled salmon", "beef stew", "vegetable lasagna", "stuffed peppers", "shrimp scampi", "creme brulee")
+		obj := g.choice("spoons", "forks", "plates")
+		husband, bought := g.randint(5, 20), g.randint(10, 30)
+		used := g.randint(3, min(bought+husband-1, 10))
+		return fmt.Sprintf("%s was preparing for a %s at her house, where she intended to serve %s. She noticed that she was out of plastic %s, so she bought a new package of %s. Later, her husband also bought a package of %d new %s and gave them to %s. While %s was making the %s, she used %d of the %s to sample her %s. Later, when she went to set the table, she had a total of %d %s. How many %s were in the package that %s bought?",
+			name, event, food, obj, obj, husband, obj, name, name, food, used, obj, food, bought+husband-used, obj, obj, name), float64(bought)
+	},
+	46: func(g gsmRand) (string, float64) {
+		f := g.sample(2, "apple", "grape", "mango", "peach", "lemon")
+		fracs := []float64{2.0 / 3, 3.0 / 5, 3.0 / 4, 1.0 / 2, 4.0 / 5}
+		fr1, fr2 := fracs[g.rng.IntN(5)], fracs[g.rng.IntN(5)]
+		n1, n2 := g.randint(9, 21), g.randint(12, 31)
+		spill := g.randint(3, min(7, n1))
+		// reasoning-gym's test, in floats.
+		for !(n1+n2-spill > 0 && isWhole(float64(n2)*fr2) && isWhole(float64(n1-spill)*fr1)) {
+			n1, n2 = g.randint(9, 21), g.randint(12, 31)
+			spill = g.randint(3, min(7, n1))
+		}
+		return fmt.Sprintf("I have %d liters of %s drink that are %s water and I wish to add it to %d liters of %s drink that is %s water. But as I pour it, I spill %d liter of the %s drink. How much water is in the remaining %d liters?",
+			n1, f[0], pyFloat(fr1), n2, f[1], pyFloat(fr2), spill, f[0], n1+n2-spill), math.Trunc(float64(n1-spill)*fr1 + float64(n2)*fr2)
+	},
+	47: func(g gsmRand) (string, float64) {
+		name := g.choice("John", "Michael", "David", "James", "William", "Robert", "Thomas")
+		obj := g.sample(2, "notebooks", "pencils", "erasers", "crayons", "colored pencils", "markers", "rulers", "folders")
+		cur := g.choice("$", "€", "£")
+		quarter := func(lo, hi float64) float64 { return math.RoundToEven((lo+(hi-lo)*g.rng.Float64())*4) / 4 }
+		n1 := g.randrange(6, 25, 2)
+		c1 := quarter(2.25, 11.5)
+		n2 := g.randrange(4, 15, 2)
+		c2 := quarter(8.25, 19.5)
+		c3 := g.randint(10, 25)
+		for !isWhole(float64(n1)*c1) || !isWhole(float64(n2)*c2) {
+			c1, c2 = quarter(2.25, 11.5), quarter(8.25, 19.5)
+		}
+		return fmt.Sprintf("%s went to buy some school supplies. He bought %d %s which cost %s%s each, %d %s which cost %s%s each, and a rim of bond paper which cost %s%d. How much did %s spend on everything?",
+			name, n1, obj[0], cur, pyFloat(c1), n2, obj[1], cur, pyFloat(c2), cur, c3, name), float64(n1)*c1 + float64(n2)*c2 + float64(c3)
+	},
+	48: func(g gsmRand) (string, float64) {
+		item1, item2 := g.choice("bread", "sourdough"), g.choice("bagel", "muffin", "croissant", "biscuit")
+		shop := g.choice("bakery", "cafe", "store", "market")
+		cur := g.choice("$", "£", "€")
+		p1, p2 := g.randint(2, 10), g.randint(1, 5)
+		n1, n2 := g.randint(2, 10), g.randint(2, 10)
+		for n1*p1 <= n2*p2 {
+			n1, n2 = g.randint(2, 10), g.randint(2, 10)
+		}
+		return fmt.Sprintf("A loaf of %s at the %s costs %s%d. %ss cost %s%d each. How much more do %d loaves of %s cost than %d %ss?",
+			item1, shop, cur, p1, item2, cur, p2, n1, item1, n2, item2), float64(n1*p1 - n2*p2)
+	},
+	49: func(g gsmRand) (string, float64) {
+		name := g.choice("George", "James", "John", "Robert", "Michael", "William")
+		items := g.sample(2, "pretzels", "popcorn", "gum", "cookies", "crackers")
+		cur := g.choice("$", "£", "€")
+		p1 := g.randrange(25, 100, 5)
+		p2 := g.randrange((p1+5)/5*5, 150, 5)
+		pct, n1 := g.randint(1, 10), g.randint(1, 10)
+		step := 100 / gcd(100, pct)
+		var totals []int
+		for t := (500 + step - 1) / step * step; t <= 1500; t += step {
+			if left := t * (100 - pct); left%100 == 0 && (left-n1*p1)%p2 == 0 {
+				totals = append(totals, t)
+			}
+		}
+		total := 1000
+		if len(totals) == 0 {
+			pct, n1 = 10, 1
+		} else {
+			total = totals[g.rng.IntN(len(totals))]
+		}
+		// In cents, exactly: reasoning-gym's float division is one short
+		// for about one item in nine.
+		return fmt.Sprintf("The vending machines sell %s for %d cents and %s for %d cents. %s spent %s%d and got %d bags of %s and had %d%% of his money left. How many %s did he buy?",
+			items[0], p1, items[1], p2, name, cur, total, n1, items[0], pct, items[1]), float64((total*(100-pct) - n1*p1) / p2)
+	},
+	51: func(g gsmRand) (string, float64) {
+		name := g.choice("Emma", "Olivia", "Sophia", "Isabella", "Mia", "Charlotte")
+		parent := g.choice("mom", "dad", "aunt", "uncle")
+		a1 := g.choice("mini-golf", "bowling", "laser tag")
+		a2 := g.choice("arcade", "game room", "pinball")
+		a3 := g.choice("go-karts", "bumper cars", "roller coaster")
+		cur := g.choice("$", "£", "€")
+		times := g.choiceInt(2, 3)
+		tokens, cost1, cost2 := g.randint(3, 11), g.randint(3, 11), g.randint(5, 21)
+		people := g.randint(2, 10)
+		budget := (tokens + cost1 + cost2*times) * people
+		return fmt.Sprintf("%s's %s said that she had %s%d budgeted for her birthday party. She wants to make sure she and her friends all get to play one round of %s, have %s%d in %s tokens, and get to ride the %s %d. A round of %s is %s%d. The %s cost %s%d a ride. How many friends can she invite?",
+			name, parent, cur, budget, a1, cur, tokens, a2, a3, times, a1, cur, cost1, a3, cur, cost2), float64(people - 1)
+	},
+	52: func(g gsmRand) (string, float64) {
+		name := g.choice("Emma", "Sophia", "Olivia", "Ava", "Isabella", "Mia", "Charlotte", "Amelia")
+		alphabets := []struct {
+			name  string
+			count int
+		}{{"alphabet", 26}, {"hiragana (with 48 letters)", 48}, {"farsi alphabet (with 32 letters)", 32}, {"arabic abjad (with 28 letters)", 28}}
+		a := alphabets[g.rng.IntN(4)]
+		n1 := 2 + g.rng.IntN(3) // twice, three times, four times
+		frac := []float64{0.5, 1.0 / 3, 0.25}[g.rng.IntN(3)]
+		for !isWhole(float64(a.count) * frac) {
+			a = alphabets[g.rng.IntN(4)]
+		}
+		// reasoning-gym writes the numbers as they are: "in full 2", "0.5 of it".
+		return fmt.Sprintf("%s is learning to write and decides to keep re-writing the %s until she knows it. She writes it in full %d, writes %s of it once, then re-writes everything she has already written. How many letters has %s written in total?",
+			name, a.name, n1, pyFloat(frac), name), float64((n1*a.count + int(float64(a.count)*frac)) * 2)
+	},
 }
 
 // gsmPorted lists gsmTemplates' indices in order: what an item draws from.
