@@ -908,6 +908,118 @@ var gsmTemplates = map[int]gsmTemplate{
 		return fmt.Sprintf("%s is learning to write and decides to keep re-writing the %s until she knows it. She writes it in full %d, writes %s of it once, then re-writes everything she has already written. How many letters has %s written in total?",
 			name, a.name, n1, pyFloat(frac), name), float64((n1*a.count + int(float64(a.count)*frac)) * 2)
 	},
+	54: func(g gsmRand) (string, float64) {
+		names := g.sample(2, "John", "Jack", "James", "William", "Michael", "David", "Joseph")
+		loc := g.sample(3, "cinema", "mall", "library", "park", "gym", "bank", "school")
+		notFive := func(lo, hi int) int {
+			v := g.randint(lo, hi)
+			for v%5 == 0 {
+				v = g.randint(lo, hi)
+			}
+			return v
+		}
+		library := notFive(10, 30)
+		station := notFive(10, 70)
+		total := notFive(library+station+5, 140)
+		return fmt.Sprintf("%s and %s have %d minutes to walk to %s together. It takes them %d minutes to get to the corner where the %s is. It takes them another %d minutes to get to the %s. How much longer do they have to get to %s without being late?",
+			names[0], names[1], total, loc[0], library, loc[1], station, loc[2], loc[0]), float64(total - library - station)
+	},
+	57: func(g gsmRand) (string, float64) {
+		s := g.sample(3, "basketball", "badminton", "table tennis", "football", "volleyball")
+		n1 := g.randint(4, 21)
+		n2 := g.randint(10, 31) // reasoning-gym's caps (250 students) never bind at difficulty 1
+		n3 := g.randint(10, 31)
+		return fmt.Sprintf("There are %d students playing %s and twice that number playing %s. There are %d boys and %d girls playing %s. If each student only participates in one group, how many students are there in total?",
+			n1, s[0], s[1], n2, n3, s[2]), float64(n1 + 2*n1 + n2 + n3)
+	},
+	60: func(g gsmRand) (string, float64) {
+		name := g.choice("Emma", "Sophia", "Isabella", "Olivia", "Ava", "Mia", "Emily")
+		unit := g.choice("mile", "kilometer", "block")
+		beach := g.randint(10, 15)
+		var times []int // multiples of beach in 40..65: never empty
+		for t := beach; t <= 65; t += beach {
+			if t >= 40 {
+				times = append(times, t)
+			}
+		}
+		beachTime := times[g.rng.IntN(len(times))]
+		side := g.randint(10, 15)
+		return fmt.Sprintf("%s walks %d %ss every day on her favorite walking trail, which includes %d %ss of walking on the beach and %d %ss of walking on the sidewalk. On the sidewalk, %s walks at twice the rate of speed that she does on the beach. If %d minutes of her walk is spent on the beach, how long does it take for her to complete the entire %d-%s walk, in minutes?",
+			name, beach+side, unit, beach, unit, side, unit, name, beachTime, beach+side, unit), float64(beachTime + side*beachTime/(2*beach))
+	},
+	66: func(g gsmRand) (string, float64) {
+		name := g.choice("James", "John", "Robert", "Michael", "William", "David", "Richard", "Joseph")
+		h1, h2, h3 := g.randint(3, 7), g.randint(2, 7), g.randint(2, 6)
+		m1, m2 := 5*g.randint(1, 12), 5*g.randint(1, 11)
+		wed := g.randint(1, 8)
+		// reasoning-gym prints the total as a Python float, as computed.
+		total := float64(2*h1+h2) + float64(m2)/60 + float64(2*h3) + float64(wed*m1)/60
+		return fmt.Sprintf("%s watches TV after he finishes his homework every night. On Monday and Tuesday, he watched a %d-hour episode of his favorite show each night. On Wednesday, he watched a few episodes of a %d-minute show. On Thursday, he finished homework early and watched a %d-hour episode and a %d-minute show. On Friday, he got to stay up late for the weekend, so he watched two %d-hour episodes. If he watched %s hours of TV in all, how many %d-minute episodes did he watch on Wednesday?",
+			name, h1, m1, h2, m2, h3, pyFloat(total), m1), float64(wed)
+	},
+	68: func(g gsmRand) (string, float64) {
+		disease := g.choice("virus", "bacteria", "parasite", "infection")
+		n0 := g.randint(5, 20)
+		r := g.randint(2, 7) // reasoning-gym's cap: min(8, ⌊(20000/n0)^(1/3) − 1⌋, 7) is 7 for n0 ≤ 20
+		return fmt.Sprintf("A %s infects %d people. Every day, each infected person infects %d others. How many people are infected after 3 days?",
+			disease, n0, r), float64(n0 * (1 + r) * (1 + r) * (1 + r))
+	},
+	70: func(g gsmRand) (string, float64) {
+		name := g.choice("James", "John", "Robert", "Michael", "William", "David", "Richard", "Joseph")
+		obj := g.choice("marbles", "coins", "buttons", "beads", "pebbles")
+		obstacle := g.choice("rock", "stick", "toy", "root")
+		var fakes []string
+		for _, f := range []string{"buttons", "coins", "pebbles", "beads"} {
+			if f != obj {
+				fakes = append(fakes, f)
+			}
+		}
+		fake := fakes[g.rng.IntN(len(fakes))]
+		quarters := []int{2, 1, 3}[g.rng.IntN(3)] // 0.5, 0.25, 0.75
+		step := 4
+		if quarters == 2 {
+			step = 2
+		}
+		first := 10 + (step-10%step)%step
+		n := first + step*g.rng.IntN((101-first+step-1)/step)
+		nFrac := n * quarters / 4
+		fakeNum := g.randint(2, min(10, nFrac))
+		var k int
+		if fakeNum+1 < nFrac {
+			k = g.randint(fakeNum+1, min(nFrac, 20))
+		} else {
+			k = fakeNum + 1
+			req := (k + 1) * 4 / quarters
+			n = req + (step-req%step)%step
+		}
+		dropped := n * quarters / 4
+		return fmt.Sprintf("%s has a bag of %s with %d inside. He tripped over %s while carrying it and dropped %d of them. He scrambled to search for them but only came up with %d. When he went back home, he inspected the %s further. %d of them he picked up wasn't a %s, but actually %s so he got rid of it. How many %s did %s end up with?",
+			name, obj, n, obstacle, dropped, k, obj, fakeNum, obj, fake, obj, name), float64(n - dropped + k - fakeNum)
+	},
+	71: func(g gsmRand) (string, float64) {
+		name := g.choice("Emma", "Olivia", "Ava", "Isabella", "Sophia", "Charlotte", "Mia", "Amelia")
+		shop := g.choice("bakery", "patisserie", "confectionery", "cafe")
+		item := g.choice("pastries", "baked goods", "desserts", "treats")
+		i1 := g.choice("donuts", "croissants", "eclairs", "danishes")
+		i2 := g.choice("mini cupcakes", "macarons", "cookies", "tarts")
+		i3 := g.choice("mini cheesecakes", "brownies", "muffins", "scones")
+		n1, n2, n3 := g.randint(1, 10), g.randint(4, 10), g.randint(2, 10)
+		p1, p2, p3 := g.randint(11, 21), g.randint(73, 90), g.randint(112, 120)
+		return fmt.Sprintf("%s went to the %s and bought various types of %s. She bought %d dozen %s which cost $%d per dozen, %d dozen %s which cost $%d per dozen, and %d dozen %s for $%d per dozen. How much was the total cost?",
+			name, shop, item, n1, i1, p1, n2, i2, p2, n3, i3, p3), float64(n1*p1 + n2*p2 + n3*p3)
+	},
+	73: func(g gsmRand) (string, float64) {
+		name := g.choice("John", "Michael", "David", "James", "William", "Robert")
+		fruit := g.choice("apple", "cherry", "blueberry", "peach")
+		food := g.choice("cookie", "brownie", "muffin", "cupcake")
+		d := g.sample(2, "Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+		cur := g.choice("$", "£", "€")
+		n1, n2, m2 := g.randint(21, 30), g.randint(11, 15), g.randint(21, 30)
+		m1 := g.randint(11, min(20, m2))
+		cn, cm := g.randint(7, 13), g.randint(20, 33)
+		return fmt.Sprintf("%s is selling %s and %s pie for a fundraiser. On %s, he sold %d boxes of %s and %d fewer boxes of %s pie, than on %s. On %s, he sold %d more boxes of %s than on %s and %d boxes of %s pie. If the %s cost %s%d and the %s pie cost %s%d, how much did %s earn for two days?",
+			name, food, fruit, d[0], n1, food, m1, fruit, d[1], d[1], n2, food, d[0], m2, fruit, food, cur, cn, fruit, cur, cm, name), float64((n1+n1+n2)*cn + (m2+m2-m1)*cm)
+	},
 }
 
 // gsmPorted lists gsmTemplates' indices in order: what an item draws from.
