@@ -1,9 +1,12 @@
-// Package arithmetic is GEM's rg:basic_arithmetic, reasoning-gym's
-// basic_arithmetic dataset served as a single-turn env: evaluate an integer
-// expression with + - * and exact division, parentheses and negation, and
-// answer in \boxed{}.
+// Package arithmetic is reasoning-gym's arithmetic family as rg: envs:
+// rg:basic_arithmetic (this file) and, on the envs/rg core, the family's
+// other 17 datasets (tasks.go registers them; docs/rg/arithmetic.md lists
+// their rules, options and scoring).
 //
-// The generator is Quarry's own, not a port of reasoning-gym's. Each episode
+// rg:basic_arithmetic is GEM's, reasoning-gym's basic_arithmetic dataset
+// served as a single-turn env: evaluate an integer expression with + - *
+// and exact division, parentheses and negation, and answer in \boxed{}.
+// Its generator is Quarry's own, not a port of reasoning-gym's. Each episode
 // is a pure function of its seed, so a group of samples drawn for one task
 // (same seed) always sees the same question. The expression is built as a
 // flat sequence of units (literals or parenthesised groups) joined by
