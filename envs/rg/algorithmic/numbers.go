@@ -30,6 +30,9 @@ func registerNumbers(r *envs.Registry) error {
 		func(r *envs.Registry) error { return rg.Register(r, manipulateMatrixTask) },
 		func(r *envs.Registry) error { return rg.Register(r, poolMatrixTask) },
 		func(r *envs.Registry) error { return rg.Register(r, rottenOrangesTask) },
+		func(r *envs.Registry) error { return rg.Register(r, gameOfLifeTask) },
+		func(r *envs.Registry) error { return rg.Register(r, gameOfLifeHaltingTask) },
+		func(r *envs.Registry) error { return rg.Register(r, abTask) },
 	} {
 		if err := reg(r); err != nil {
 			return err
