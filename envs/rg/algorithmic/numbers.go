@@ -33,6 +33,8 @@ func registerNumbers(r *envs.Registry) error {
 		func(r *envs.Registry) error { return rg.Register(r, gameOfLifeTask) },
 		func(r *envs.Registry) error { return rg.Register(r, gameOfLifeHaltingTask) },
 		func(r *envs.Registry) error { return rg.Register(r, abTask) },
+		func(r *envs.Registry) error { return rg.Register(r, jugsTask) },
+		func(r *envs.Registry) error { return rg.Register(r, graphColorTask) },
 	} {
 		if err := reg(r); err != nil {
 			return err
