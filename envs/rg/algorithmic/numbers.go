@@ -35,6 +35,7 @@ func registerNumbers(r *envs.Registry) error {
 		func(r *envs.Registry) error { return rg.Register(r, abTask) },
 		func(r *envs.Registry) error { return rg.Register(r, jugsTask) },
 		func(r *envs.Registry) error { return rg.Register(r, graphColorTask) },
+		func(r *envs.Registry) error { return rg.Register(r, cryptarithmTask) },
 	} {
 		if err := reg(r); err != nil {
 			return err
