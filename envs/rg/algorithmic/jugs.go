@@ -109,7 +109,7 @@ func jugsSolve(caps []int, target int) []string {
 	return nil
 }
 
-func gcdInt(a, b int) int {
+func jugsGCD(a, b int) int {
 	for b != 0 {
 		a, b = b, a%b
 	}
@@ -127,7 +127,7 @@ var jugsTask = rg.Task[JugsOptions]{
 			g, hi := 0, 0
 			for i := range caps {
 				caps[i] = numRandInt(rng, 3, 3+o.Difficulty)
-				g, hi = gcdInt(g, caps[i]), max(hi, caps[i])
+				g, hi = jugsGCD(g, caps[i]), max(hi, caps[i])
 			}
 			target := g * numRandInt(rng, 1, hi/g)
 			sol := jugsSolve(caps, target)

@@ -335,7 +335,7 @@ var gameOfLifeHaltingTask = rg.Task[GameOfLifeHaltingOptions]{
 			Meta:   map[string]any{"grid_size_x": gx, "grid_size_y": gy, "placed_patterns": placed, "simulation_steps": o.MaxSimulationSteps, "should_oscillate": oscillate},
 		}, nil
 	},
-	Score: scoreTrueFalse,
+	Score: lifeScoreTrueFalse,
 	Guess: func(rng *rand.Rand, it *rg.Item) string { return []string{"True", "False"}[rng.IntN(2)] },
 }
 
@@ -350,10 +350,10 @@ func lifeFree(used [][]bool, x0, y0, x1, y1 int) bool {
 	return true
 }
 
-// scoreTrueFalse compares a True/False answer, ignoring case, quotes and a
+// lifeScoreTrueFalse compares a True/False answer, ignoring case, quotes and a
 // final period. reasoning-gym's scorer gives 1 to any non-empty answer
 // (bool("False") is true in Python); Quarry checks it.
-func scoreTrueFalse(answer string, it *rg.Item) float64 {
+func lifeScoreTrueFalse(answer string, it *rg.Item) float64 {
 	a := strings.ToLower(strings.TrimSpace(strings.Trim(strings.TrimSpace(answer), `'".`)))
 	if a == strings.ToLower(it.Answer) {
 		return 1

@@ -92,7 +92,7 @@ func TestGameOfLifeHalting(t *testing.T) {
 		}
 	}
 	it := rg.Item{Answer: "True"}
-	numCheck(t, scoreTrueFalse, &it, []numCase{{"True", 1}, {"true", 1}, {"'True'", 1}, {"True.", 1}, {"False", 0}, {"yes", 0}, {"", 0}})
+	numCheck(t, lifeScoreTrueFalse, &it, []numCase{{"True", 1}, {"true", 1}, {"'True'", 1}, {"True.", 1}, {"False", 0}, {"yes", 0}, {"", 0}})
 	envtest.OptionErrors(t, numRegistry(t), "rg:game_of_life_halting", []envtest.OptionCase{
 		{Options: map[string]any{"difficulty": 2}, Option: "grid_size_x"},
 		{Options: map[string]any{"difficulty": 3, "grid_size_x": 25, "grid_size_y": 24}, Option: "grid_size_y"},

@@ -80,18 +80,18 @@ func TestNumberSorting(t *testing.T) {
 	for seed := range uint64(50) {
 		it := numItem(t, numberSortingTask, numberSortingTask.Defaults, seed)
 		d := it.Data.(sortingData)
-		if !strings.Contains(it.Question, d2s(d.ascending)+" order: ") || !strings.Contains(it.Question, "['-69', '-13'") {
+		if !strings.Contains(it.Question, numDirection(d.ascending)+" order: ") || !strings.Contains(it.Question, "['-69', '-13'") {
 			t.Fatalf("question %q", it.Question)
 		}
 		for i := 1; i < len(d.sorted); i++ {
 			if d.ascending == (d.sorted[i] < d.sorted[i-1]) && d.sorted[i] != d.sorted[i-1] {
-				t.Fatalf("%v not sorted %v", d.sorted, d2s(d.ascending))
+				t.Fatalf("%v not sorted %v", d.sorted, numDirection(d.ascending))
 			}
 		}
 	}
 }
 
-func d2s(asc bool) string {
+func numDirection(asc bool) string {
 	if asc {
 		return "ascending"
 	}
