@@ -317,7 +317,7 @@ var spiralMatrixTask = rg.Task[SpiralMatrixOptions]{
 	Generate: func(rng *rand.Rand, o SpiralMatrixOptions) (rg.Item, error) {
 		n := numRandInt(rng, o.MinN, o.MaxN)
 		m := gridDigits(rng, n, n)
-		s := spiral(m)
+		s := spiralOrder(m)
 		parts := make([]string, len(s))
 		for i, x := range s {
 			parts[i] = strconv.Itoa(x)
@@ -375,8 +375,8 @@ func scoreSpiral(answer string, it *rg.Item) float64 {
 	return 0
 }
 
-// spiral lists m's entries clockwise from the top-left corner.
-func spiral(m [][]int) []int {
+// spiralOrder lists m's entries clockwise from the top-left corner.
+func spiralOrder(m [][]int) []int {
 	top, bottom, left, right := 0, len(m), 0, len(m[0])
 	var out []int
 	for top < bottom && left < right {

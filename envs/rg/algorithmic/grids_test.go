@@ -62,7 +62,7 @@ func TestBinaryMatrix(t *testing.T) {
 				for a := range m {
 					for b := range m[a] {
 						if m[a][b] == 0 {
-							best = min(best, abs(a-i)+abs(b-j))
+							best = min(best, numAbs(a-i)+numAbs(b-j))
 						}
 					}
 				}
@@ -74,7 +74,7 @@ func TestBinaryMatrix(t *testing.T) {
 	}
 }
 
-func abs(x int) int {
+func numAbs(x int) int {
 	if x < 0 {
 		return -x
 	}
@@ -106,7 +106,7 @@ func TestSpiralMatrix(t *testing.T) {
 		{[][]int{{1, 2, 3}, {4, 5, 6}}, []int{1, 2, 3, 6, 5, 4}},
 		{[][]int{{1}, {2}, {3}}, []int{1, 2, 3}},
 	} {
-		if got := spiral(c.m); !slices.Equal(got, c.want) {
+		if got := spiralOrder(c.m); !slices.Equal(got, c.want) {
 			t.Errorf("spiral(%v) = %v, want %v", c.m, got, c.want)
 		}
 	}
@@ -119,12 +119,12 @@ func TestSpiralMatrix(t *testing.T) {
 func TestManipulateMatrix(t *testing.T) {
 	g := [][]int{{1, 2, 3}, {4, 5, 6}}
 	for tr, want := range map[int]string{
-		tHMirror: "4 5 6\n1 2 3",
-		tVMirror: "3 2 1\n6 5 4",
-		tDMirror: "1 4\n2 5\n3 6",
-		tCMirror: "6 3\n5 2\n4 1",
+		mtHMirror: "4 5 6\n1 2 3",
+		mtVMirror: "3 2 1\n6 5 4",
+		mtDMirror: "1 4\n2 5\n3 6",
+		mtCMirror: "6 3\n5 2\n4 1",
 	} {
-		got, _ := manipulate(nil, g, tr)
+		got, _ := manipulateOnce(nil, g, tr)
 		if gridString(got) != want {
 			t.Errorf("transform %d:\n%s\nwant\n%s", tr, gridString(got), want)
 		}

@@ -48,24 +48,24 @@ func (o ManipulateMatrixOptions) Validate() error {
 // before zero_divisible; its transform list after: Quarry pairs each
 // transform with its own weight).
 const (
-	tRotate = iota
-	tHMirror
-	tVMirror
-	tDMirror
-	tCMirror
-	tMap
-	tZeroDivisible
-	tCrop
-	tRemoveRow
-	tRemoveCol
-	tCount
+	mtRotate = iota
+	mtHMirror
+	mtVMirror
+	mtDMirror
+	mtCMirror
+	mtMap
+	mtZeroDivisible
+	mtCrop
+	mtRemoveRow
+	mtRemoveCol
+	mtCount
 )
 
-func (o ManipulateMatrixOptions) weights() [tCount]float64 {
-	var w [tCount]float64
+func (o ManipulateMatrixOptions) weights() [mtCount]float64 {
+	var w [mtCount]float64
 	for t, x := range map[int]float64{
-		tRotate: o.WRotate, tHMirror: o.WHMirror, tVMirror: o.WVMirror, tDMirror: o.WDMirror, tCMirror: o.WCMirror,
-		tMap: o.WMap, tZeroDivisible: o.WZeroDivisible, tCrop: o.WCrop, tRemoveRow: o.WRemoveEveryNthRow, tRemoveCol: o.WRemoveEveryNthCol,
+		mtRotate: o.WRotate, mtHMirror: o.WHMirror, mtVMirror: o.WVMirror, mtDMirror: o.WDMirror, mtCMirror: o.WCMirror,
+		mtMap: o.WMap, mtZeroDivisible: o.WZeroDivisible, mtCrop: o.WCrop, mtRemoveRow: o.WRemoveEveryNthRow, mtRemoveCol: o.WRemoveEveryNthCol,
 	} {
 		w[t] = math.Exp(x)
 	}
@@ -92,13 +92,13 @@ var manipulateMatrixTask = rg.Task[ManipulateMatrixOptions]{
 			// is the same distribution, in bounded time.
 			ww := w
 			if len(g) < 2 {
-				ww[tRemoveRow] = 0
+				ww[mtRemoveRow] = 0
 			}
 			if len(g[0]) < 2 {
-				ww[tRemoveCol] = 0
+				ww[mtRemoveCol] = 0
 			}
 			var op string
-			g, op = manipulate(rng, g, numWeighted(rng, ww[:]))
+			g, op = manipulateOnce(rng, g, numWeighted(rng, ww[:]))
 			ops = append(ops, op)
 		}
 		return rg.Item{
@@ -134,9 +134,9 @@ func numWeighted(rng *rand.Rand, w []float64) int {
 	return 0
 }
 
-// manipulate applies transform t (its parameters drawn from rng) and
+// manipulateOnce applies transform t (its parameters drawn from rng) and
 // returns the result and reasoning-gym's instruction.
-func manipulate(rng *rand.Rand, g [][]int, t int) ([][]int, string) {
+func manipulateOnce(rng *rand.Rand, g [][]int, t int) ([][]int, string) {
 	rows, cols := len(g), len(g[0])
 	build := func(r, c int, at func(i, j int) int) [][]int {
 		out := make([][]int, r)
@@ -149,22 +149,22 @@ func manipulate(rng *rand.Rand, g [][]int, t int) ([][]int, string) {
 		return out
 	}
 	switch t {
-	case tRotate:
+	case mtRotate:
 		deg := []int{90, 180, 270, 360}[rng.IntN(4)]
 		out := g
 		for range deg / 90 % 4 {
 			out = gridRot90(out)
 		}
 		return out, fmt.Sprintf("- Rotate the matrix %d degrees", deg)
-	case tHMirror:
+	case mtHMirror:
 		return build(rows, cols, func(i, j int) int { return g[rows-1-i][j] }), "- Horizontally mirror the matrix"
-	case tVMirror:
+	case mtVMirror:
 		return build(rows, cols, func(i, j int) int { return g[i][cols-1-j] }), "- Vertically mirror the matrix"
-	case tDMirror:
+	case mtDMirror:
 		return build(cols, rows, func(i, j int) int { return g[j][i] }), "- Mirror the matrix along the diagonal"
-	case tCMirror:
+	case mtCMirror:
 		return build(cols, rows, func(i, j int) int { return g[rows-1-j][cols-1-i] }), "- Mirror the matrix along the counterdiagonal"
-	case tMap:
+	case mtMap:
 		a := rng.IntN(10)
 		b := rng.IntN(9)
 		if b >= a {
@@ -176,7 +176,7 @@ func manipulate(rng *rand.Rand, g [][]int, t int) ([][]int, string) {
 			}
 			return g[i][j]
 		}), fmt.Sprintf("- Map each occurrence of %d to %d", a, b)
-	case tZeroDivisible:
+	case mtZeroDivisible:
 		k := 1 + rng.IntN(9)
 		return build(rows, cols, func(i, j int) int {
 			if g[i][j]%k == 0 {
@@ -184,14 +184,14 @@ func manipulate(rng *rand.Rand, g [][]int, t int) ([][]int, string) {
 			}
 			return g[i][j]
 		}), fmt.Sprintf("- Set all elements divisible by %d to zero", k)
-	case tCrop:
+	case mtCrop:
 		r0 := numRandInt(rng, 1, rows)
 		r1 := numRandInt(rng, r0, rows)
 		c0 := numRandInt(rng, 1, cols)
 		c1 := numRandInt(rng, c0, cols)
 		return build(r1-r0+1, c1-c0+1, func(i, j int) int { return g[r0-1+i][c0-1+j] }),
 			fmt.Sprintf("- Crop the matrix to rows %d-%d and columns %d-%d (1-indexed)", r0, r1, c0, c1)
-	case tRemoveRow:
+	case mtRemoveRow:
 		n := numRandInt(rng, 2, rows)
 		var out [][]int
 		for i, row := range g {
@@ -199,7 +199,7 @@ func manipulate(rng *rand.Rand, g [][]int, t int) ([][]int, string) {
 				out = append(out, row)
 			}
 		}
-		return out, fmt.Sprintf("- Remove every %d-%s row (1-indexed)", n, ordinalSuffix(n))
+		return out, fmt.Sprintf("- Remove every %d-%s row (1-indexed)", n, manipulateOrdinal(n))
 	default: // tRemoveCol
 		n := numRandInt(rng, 2, cols)
 		out := make([][]int, rows)
@@ -210,12 +210,12 @@ func manipulate(rng *rand.Rand, g [][]int, t int) ([][]int, string) {
 				}
 			}
 		}
-		return out, fmt.Sprintf("- Remove every %d-%s column (1-indexed)", n, ordinalSuffix(n))
+		return out, fmt.Sprintf("- Remove every %d-%s column (1-indexed)", n, manipulateOrdinal(n))
 	}
 }
 
-// ordinalSuffix is reasoning-gym's: "nd" for 2, else "th" (n ≥ 2).
-func ordinalSuffix(n int) string {
+// manipulateOrdinal is reasoning-gym's: "nd" for 2, else "th" (n ≥ 2).
+func manipulateOrdinal(n int) string {
 	if n == 2 {
 		return "nd"
 	}

@@ -30,6 +30,12 @@ func registerNumbers(r *envs.Registry) error {
 		func(r *envs.Registry) error { return rg.Register(r, manipulateMatrixTask) },
 		func(r *envs.Registry) error { return rg.Register(r, poolMatrixTask) },
 		func(r *envs.Registry) error { return rg.Register(r, rottenOrangesTask) },
+		func(r *envs.Registry) error { return rg.Register(r, gameOfLifeTask) },
+		func(r *envs.Registry) error { return rg.Register(r, gameOfLifeHaltingTask) },
+		func(r *envs.Registry) error { return rg.Register(r, abTask) },
+		func(r *envs.Registry) error { return rg.Register(r, jugsTask) },
+		func(r *envs.Registry) error { return rg.Register(r, graphColorTask) },
+		func(r *envs.Registry) error { return rg.Register(r, cryptarithmTask) },
 	} {
 		if err := reg(r); err != nil {
 			return err
@@ -141,7 +147,7 @@ func numParseInt(s string) (*big.Int, bool) {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c == ',' || (c == ' ' && i > 0 && i+1 < len(s) && isASCIIDigit(s[i-1]) && isASCIIDigit(s[i+1])) {
+		if c == ',' || (c == ' ' && i > 0 && i+1 < len(s) && numIsDigit(s[i-1]) && numIsDigit(s[i+1])) {
 			continue
 		}
 		b.WriteByte(c)
@@ -154,7 +160,7 @@ func numParseInt(s string) (*big.Int, bool) {
 	return new(big.Int).SetString(t, 10)
 }
 
-func isASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
+func numIsDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // numScoreInt is reasoning-gym's default score for an integer truth,
 // lenient on the number's form: equal as an integer scores 1, else the
@@ -190,11 +196,11 @@ func numGuessNear(rng *rand.Rand, truth string) string {
 	if err != nil {
 		return strconv.Itoa(rng.IntN(1000))
 	}
-	span := max(10, 2*abs64(n)+10)
+	span := max(10, 2*numAbs64(n)+10)
 	return strconv.FormatInt(n-span/2+rng.Int64N(span+1), 10)
 }
 
-func abs64(n int64) int64 {
+func numAbs64(n int64) int64 {
 	if n < 0 {
 		return -n
 	}

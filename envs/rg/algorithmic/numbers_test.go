@@ -13,7 +13,15 @@ import (
 )
 
 // numCeilings raise the random policy's allowed mean where a guess can hit.
-var numCeilings = map[string]float64{}
+var numCeilings = map[string]float64{
+	"rg:game_of_life_halting": 0.6,
+	// A random colouring of 10 vertices and about 4.5 edges in 3 colours
+	// is valid about (1-0.1/3)^45 ≈ 22% of the time.
+	"rg:graph_color": 0.35,
+	// reasoning-gym gives any mapping with the right letters 0.3, plus 0.7
+	// per right digit: a random one scores about 0.37.
+	"rg:cryptarithm": 0.45,
+}
 
 // numMinDistinct lowers the distinct-question count for small spaces.
 var numMinDistinct = map[string]int{}
@@ -72,18 +80,18 @@ func TestNumberSorting(t *testing.T) {
 	for seed := range uint64(50) {
 		it := numItem(t, numberSortingTask, numberSortingTask.Defaults, seed)
 		d := it.Data.(sortingData)
-		if !strings.Contains(it.Question, d2s(d.ascending)+" order: ") || !strings.Contains(it.Question, "['-69', '-13'") {
+		if !strings.Contains(it.Question, numDirection(d.ascending)+" order: ") || !strings.Contains(it.Question, "['-69', '-13'") {
 			t.Fatalf("question %q", it.Question)
 		}
 		for i := 1; i < len(d.sorted); i++ {
 			if d.ascending == (d.sorted[i] < d.sorted[i-1]) && d.sorted[i] != d.sorted[i-1] {
-				t.Fatalf("%v not sorted %v", d.sorted, d2s(d.ascending))
+				t.Fatalf("%v not sorted %v", d.sorted, numDirection(d.ascending))
 			}
 		}
 	}
 }
 
-func d2s(asc bool) string {
+func numDirection(asc bool) string {
 	if asc {
 		return "ascending"
 	}
