@@ -22,6 +22,9 @@ func registerWords(r *envs.Registry) error {
 		func(r *envs.Registry) error { return rg.Register(r, letterCountingTask) },
 		func(r *envs.Registry) error { return rg.Register(r, wordSortingTask) },
 		func(r *envs.Registry) error { return rg.Register(r, caesarCipherTask) },
+		func(r *envs.Registry) error { return rg.Register(r, isomorphicStringsTask) },
+		func(r *envs.Registry) error { return rg.Register(r, ransomNoteTask) },
+		func(r *envs.Registry) error { return rg.Register(r, groupAnagramsTask) },
 	} {
 		if err := reg(r); err != nil {
 			return err

@@ -16,7 +16,9 @@ import (
 // wordsCeilings raise the random policy's allowed mean where reasoning-gym's
 // partial credit rewards a well-formed guess, or the answer is True/False.
 var wordsCeilings = map[string]float64{
-	"rg:word_sorting": 0.4, // any permutation of the words earns 0.2
+	"rg:word_sorting":       0.4, // any permutation of the words earns 0.2
+	"rg:isomorphic_strings": 0.6, // True or False
+	"rg:ransom_note":        0.6,
 }
 
 func wordsRegistry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, registerWords) }
@@ -180,5 +182,83 @@ func TestCaesarCipherScore(t *testing.T) {
 	}
 	if _, err := wordsRegistry(t).Make("rg:caesar_cipher", map[string]any{"min_words": 400, "max_words": 500}); err == nil {
 		t.Error("a word range no sentence has was accepted")
+	}
+}
+
+func TestIsomorphicStrings(t *testing.T) {
+	for _, c := range []struct {
+		s, t string
+		want bool
+	}{{"egg", "add", true}, {"foo", "bar", false}, {"paper", "title", true}, {"ab", "aa", false}, {"ab", "ab", true}, {"abc", "ab", false}} {
+		if got := isIsomorphic(c.s, c.t); got != c.want {
+			t.Errorf("isIsomorphic(%q, %q) = %v", c.s, c.t, got)
+		}
+	}
+	checkWordsScores(t, wordsBool, &rg.Item{Answer: "True"}, []wordsCase{{"True", 1}, {"true", 1}, {"TRUE", 1}, {"False", 0}, {"yes", 0}})
+	for _, p := range []float64{0, 1} {
+		o := isomorphicStringsTask.Defaults
+		o.PSolvable = p
+		for seed := range uint64(50) {
+			it := wordsItem(t, isomorphicStringsTask, o, seed)
+			if (it.Answer == "True") != (p == 1) {
+				t.Fatalf("p_solvable %v seed %d: answer %s for %v", p, seed, it.Answer, it.Meta["words"])
+			}
+		}
+	}
+}
+
+func TestRansomNote(t *testing.T) {
+	if !canConstruct("aab", "baac") || canConstruct("aab", "abc") || !canConstruct("", "x") {
+		t.Error("canConstruct")
+	}
+	for _, p := range []float64{0, 1} {
+		o := ransomNoteTask.Defaults
+		o.PSolvable = p
+		for seed := range uint64(50) {
+			it := wordsItem(t, ransomNoteTask, o, seed)
+			if (it.Answer == "True") != (p == 1) {
+				t.Fatalf("p_solvable %v seed %d: answer %s", p, seed, it.Answer)
+			}
+		}
+	}
+	if _, err := wordsRegistry(t).Make("rg:ransom_note", map[string]any{"max_note_length": 30}); err == nil {
+		t.Error("max_note_length = max_magazine_length accepted")
+	}
+}
+
+func TestGroupAnagramsScore(t *testing.T) {
+	it := &rg.Item{Data: groupAnagramsData{groups: canonicalGroups([][]string{{"tea", "eat"}, {"tan", "nat"}})}}
+	checkWordsScores(t, scoreGroupAnagrams, it, []wordsCase{
+		{`[["eat", "tea"], ["nat", "tan"]]`, 1},
+		{`[["nat","tan"],["tea","eat"]]`, 1},
+		{`[['tan', 'nat'], ['eat', 'tea']]`, 1}, // Python's quotes
+		{`[["EAT", "Tea"], ["nat", "tan"]]`, 1},
+		{`[["eat", "tea", "tan", "nat"]]`, 0.01},
+		{`[["eat"], ["tea"], ["nat", "tan"]]`, 0.01},
+		{`eat tea, nat tan`, 0},
+		{``, 0},
+	})
+	for seed := range uint64(30) {
+		it := wordsItem(t, groupAnagramsTask, groupAnagramsTask.Defaults, seed)
+		d := it.Data.(groupAnagramsData)
+		keys := map[string]bool{}
+		for _, g := range d.groups {
+			key := ""
+			for _, w := range g {
+				b := []byte(w)
+				slices.Sort(b)
+				if key != "" && string(b) != key {
+					t.Fatalf("seed %d: %v is not one anagram group", seed, g)
+				}
+				key = string(b)
+			}
+			if keys[key] {
+				t.Fatalf("seed %d: two groups of %q", seed, key)
+			}
+			keys[key] = true
+		}
+		if n := len(d.groups); n < 2 || n > 10 {
+			t.Fatalf("seed %d: %d groups", seed, n)
+		}
 	}
 }
