@@ -25,6 +25,10 @@ func registerWords(r *envs.Registry) error {
 		func(r *envs.Registry) error { return rg.Register(r, isomorphicStringsTask) },
 		func(r *envs.Registry) error { return rg.Register(r, ransomNoteTask) },
 		func(r *envs.Registry) error { return rg.Register(r, groupAnagramsTask) },
+		func(r *envs.Registry) error { return rg.Register(r, letterJumbleTask) },
+		func(r *envs.Registry) error { return rg.Register(r, sentenceReorderingTask) },
+		func(r *envs.Registry) error { return rg.Register(r, palindromeGenerationTask) },
+		func(r *envs.Registry) error { return rg.Register(r, palindromePartitioningTask) },
 	} {
 		if err := reg(r); err != nil {
 			return err

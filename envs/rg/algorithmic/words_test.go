@@ -262,3 +262,90 @@ func TestGroupAnagramsScore(t *testing.T) {
 		}
 	}
 }
+
+func TestLetterJumbleScore(t *testing.T) {
+	it := &rg.Item{Answer: "The year 2889"}
+	checkWordsScores(t, scoreLetterJumble, it, []wordsCase{
+		{"The year 2889", 1},
+		{"the YEAR 2889", 1},
+		{"The  year\n2889", 1},
+		{"Teh year 2889", 2.0 / 3},
+		{"year The", 0},
+		{"", 0},
+	})
+	for seed := range uint64(30) {
+		it := wordsItem(t, letterJumbleTask, letterJumbleTask.Defaults, seed)
+		for i, w := range it.Data.([]string) {
+			a, b := []rune(w), []rune(it.Meta["original_words"].([]string)[i])
+			slices.Sort(a)
+			slices.Sort(b)
+			if !slices.Equal(a, b) {
+				t.Fatalf("seed %d: %q is not a jumble of %q", seed, w, string(b))
+			}
+		}
+	}
+	if _, err := wordsRegistry(t).Make("rg:letter_jumble", map[string]any{"min_word_len": 30, "max_word_len": 64}); err == nil {
+		t.Error("a length range without enough words was accepted")
+	}
+}
+
+func TestSentenceReorderingScore(t *testing.T) {
+	it := &rg.Item{Answer: "It was a fine day."}
+	checkWordsScores(t, scoreSentenceReordering, it, []wordsCase{
+		{"It was a fine day.", 1},
+		{"it was a fine day.", 1},
+		{"It  was a fine day.", 1},
+		{"was It a fine day.", 0.6},
+		{"It was a fine day", 0.8},
+		{"It was fine", 0.05}, // reasoning-gym: any other number of words
+	})
+	for seed := range uint64(30) {
+		it := wordsItem(t, sentenceReorderingTask, sentenceReorderingTask.Defaults, seed)
+		a, b := slices.Clone(it.Data.([]string)), strings.Fields(it.Answer)
+		slices.Sort(a)
+		slices.Sort(b)
+		if !slices.Equal(a, b) {
+			t.Fatalf("seed %d: the question's words are not the answer's", seed)
+		}
+		if n := it.Meta["word_count"].(int); n < 3 || n > 20 {
+			t.Fatalf("seed %d: %d words", seed, n)
+		}
+	}
+}
+
+func TestPalindromeGenerationScore(t *testing.T) {
+	it := &rg.Item{Answer: "abcba", Data: "bacab"}
+	checkWordsScores(t, scorePalindromeGeneration, it, []wordsCase{
+		{"abcba", 1},
+		{"bacab", 1}, // another palindrome of the same letters
+		{"BACAB", 1},
+		{"b a c a b", 1},
+		{"a, b, c, b, a", 1},
+		{"abba", 0.05},
+		{"abcab", 0.02},
+		{"", 0},
+	})
+}
+
+func TestPalindromePartitioning(t *testing.T) {
+	got := palindromePartitions("aab")
+	if want := [][]string{{"a", "a", "b"}, {"aa", "b"}}; !slices.EqualFunc(got, want, slices.Equal[[]string]) {
+		t.Errorf("partitions of aab: %v", got)
+	}
+	if n := len(palindromePartitions(strings.Repeat("a", 16))); n != 1<<15 {
+		t.Errorf("%d partitions of a^16", n)
+	}
+	it := &rg.Item{Data: partitionData{s: "aab", parts: got}}
+	checkWordsScores(t, scorePalindromePartitioning, it, []wordsCase{
+		{`[["a","a","b"],["aa","b"]]`, 1},
+		{`[["aa", "b"], ["a", "a", "b"]]`, 1},
+		{`[['aa', 'b'], ['a', 'a', 'b']]`, 1},
+		{`[["aa","b"],["a","a","b"],["aa","b"]]`, 1}, // a set, as reasoning-gym compares
+		{`[["aa","b"]]`, 0},
+		{`[["aa","b"],["a","a","b"],["aab"]]`, 0},
+		{`aa b`, 0},
+	})
+	if _, err := wordsRegistry(t).Make("rg:palindrome_partitioning", map[string]any{"max_string_len": 4}); err == nil {
+		t.Error("max_substring_palindrome_len above max_string_len accepted")
+	}
+}
