@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/rg"
@@ -43,13 +44,28 @@ func (o LetterJumbleOptions) Validate() error {
 // allowed lengths, in text order.
 func letterJumblePool(o LetterJumbleOptions) []string {
 	var out []string
-	for _, w := range novelWords() {
-		if n := runeLen(w); o.MinWordLen <= n && n <= o.MaxWordLen && isAlpha(w) {
-			out = append(out, w)
+	for _, w := range alphaNovelWords() {
+		if o.MinWordLen <= w.n && w.n <= o.MaxWordLen {
+			out = append(out, w.s)
 		}
 	}
 	return out
 }
+
+type sizedWord struct {
+	s string
+	n int // characters
+}
+
+var alphaNovelWords = sync.OnceValue(func() []sizedWord {
+	var out []sizedWord
+	for _, w := range novelWords() {
+		if isAlpha(w) {
+			out = append(out, sizedWord{w, runeLen(w)})
+		}
+	}
+	return out
+})
 
 // scrambleWord is reasoning-gym's: max(1, ⌊len·level⌋) swaps of two
 // distinct random positions.

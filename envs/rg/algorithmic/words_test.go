@@ -349,3 +349,82 @@ func TestPalindromePartitioning(t *testing.T) {
 		t.Error("max_substring_palindrome_len above max_string_len accepted")
 	}
 }
+
+func TestStringInsertion(t *testing.T) {
+	for in, want := range map[string]string{
+		"ABCDE":     "ABCDAE", // after ABCD the scan skips to E
+		"BCDEA":     "BCDEBA",
+		"EABCD":     "EABCED",
+		"AAAAA":     "AAAAA",
+		"ABCDABCD":  "ABCDAABCDA",
+		"DEABCDEAB": "DEABDCDEACB", // DEAB+D, CDEA+C, B
+	} {
+		if got := insertLetters(in); got != want {
+			t.Errorf("insertLetters(%q) = %q, want %q", in, got, want)
+		}
+	}
+	checkWordsScores(t, scoreStringInsertion, &rg.Item{Answer: "ABCDAE"}, []wordsCase{
+		{"ABCDAE", 1},
+		{"abcdae", 1},
+		{"ABCDA E", 1},
+		{"['A', 'B', 'C', 'D', 'A', 'E']", 0.1}, // reasoning-gym's credit for a list
+		{`["A","B","C","D","A","E"]`, 0.1},
+		{"ABCDE", 0},
+		{"ABCDAEA", 0},
+	})
+}
+
+func TestStringManipulation(t *testing.T) {
+	rule := func(i int) []manipulationRule { return []manipulationRule{manipulationRules[i-1]} }
+	for _, c := range []struct {
+		s     string
+		rules []manipulationRule
+		want  string
+	}{
+		{"abab", rule(1), "caab"},                          // once: 'ca' is no longer 'ab'
+		{"cbac", rule(5), "aaa"},                           // cb → aa, last character deleted
+		{"cb", rule(5), "aa"},                              // Python's s[2:-1] is empty
+		{"bbbbbb", rule(4), ""},                            // bb off the end until nothing is left
+		{"acacab", rule(17), "ab"},                         // the first 'ca' after the first character, twice
+		{"bb", rule(18), "bbab"},                           // two b's, then three
+		{"aaa", rule(16), "acc"},                           // aa at the end → cc
+		{"abcabc", rule(9), "ccabab"},                      // abc → cab, repeatedly
+		{"abbbbbbbbbbbbbbbc", rule(19), "abbbbbbbbbbbbbc"}, // 17 → 15 characters
+	} {
+		got, _, ok := manipulate(c.s, c.rules)
+		if !ok || got != c.want {
+			t.Errorf("manipulate(%q) = %q, want %q", c.s, got, c.want)
+		}
+	}
+	// The first applicable rule in the listed order, until none applies.
+	chain := []manipulationRule{manipulationRules[0], manipulationRules[5]} // ab → ca, then ca → bb…c
+	if got, _, _ := manipulate("abc", chain); got != "bbcc" {
+		t.Errorf("chain: %q", got)
+	}
+	checkWordsScores(t, scoreStringManipulation, &rg.Item{Answer: "cab"}, []wordsCase{
+		{"cab", 1}, {"CAB", 1}, {"cba", 0}, {"the string cab", 3.0 / 14},
+	})
+}
+
+func TestStringSplittingAndSynthesis(t *testing.T) {
+	// A=1: rule 1 gives 0 0 0 2 1 0, rule 5 then 0 0 0 1 0 1.
+	if got, _ := runCounts([]int{1, 0, 0, 0, 0, 0}, 1000, splittingStep); joinCounts(got) != "0 0 0 1 0 1" {
+		t.Errorf("splitting from A=1: %v", got)
+	}
+	if got, _ := runCounts([]int{1, 0, 0, 0, 0, 0}, 1, splittingStep); joinCounts(got) != "0 0 0 2 1 0" {
+		t.Errorf("splitting with max_iterations 1: %v", got)
+	}
+	// [A][B][C] → {A}; then nothing applies.
+	if got, _ := runCounts([]int{1, 1, 1, 0, 0, 0, 0, 0, 0}, 1000, synthesisStep); joinCounts(got) != "0 0 0 1 0 0 0 0 0" {
+		t.Errorf("synthesis: %v", got)
+	}
+	// 2[A] 2[B] → {C} twice.
+	if got, _ := runCounts([]int{2, 2, 0, 0, 0, 0, 0, 0, 0}, 1000, synthesisStep); joinCounts(got) != "0 0 0 0 0 2 0 0 0" {
+		t.Errorf("synthesis: %v", got)
+	}
+	it := &rg.Item{Answer: "1 0 2 0 0 3", Data: []int{1, 0, 2, 0, 0, 3}}
+	checkWordsScores(t, scoreCounts, it, []wordsCase{
+		{"1 0 2 0 0 3", 1}, {"1, 0, 2, 0, 0, 3", 1}, {"[1,0,2,0,0,3]", 1}, {"1  0 2 0 0\n3", 1},
+		{"1 0 2 0 0 4", 0}, {"1 0 2 0 0", 0}, {"A: 1 0 2 0 0 3", 11.0 / 14},
+	})
+}
