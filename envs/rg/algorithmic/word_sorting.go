@@ -44,10 +44,15 @@ func (o WordSortingOptions) Validate() error {
 }
 
 // novelVocabulary is the novel's distinct words, sorted.
-var novelVocabulary = sync.OnceValue(func() []string {
+var novelVocabulary = sync.OnceValue(func() []sizedWord {
 	w := slices.Clone(novelWords())
 	slices.Sort(w)
-	return slices.Compact(w)
+	w = slices.Compact(w)
+	out := make([]sizedWord, len(w))
+	for i, s := range w {
+		out[i] = sizedWord{s, runeLen(s)}
+	}
+	return out
 })
 
 // wordSortingPool is reasoning-gym's word list: the distinct words of
@@ -55,8 +60,8 @@ var novelVocabulary = sync.OnceValue(func() []string {
 func wordSortingPool(lo, hi int) []string {
 	var out []string
 	for _, w := range novelVocabulary() {
-		if n := runeLen(w); lo <= n && n <= hi {
-			out = append(out, w)
+		if lo <= w.n && w.n <= hi {
+			out = append(out, w.s)
 		}
 	}
 	return out

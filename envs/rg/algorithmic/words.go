@@ -22,6 +22,17 @@ func registerWords(r *envs.Registry) error {
 		func(r *envs.Registry) error { return rg.Register(r, letterCountingTask) },
 		func(r *envs.Registry) error { return rg.Register(r, wordSortingTask) },
 		func(r *envs.Registry) error { return rg.Register(r, caesarCipherTask) },
+		func(r *envs.Registry) error { return rg.Register(r, isomorphicStringsTask) },
+		func(r *envs.Registry) error { return rg.Register(r, ransomNoteTask) },
+		func(r *envs.Registry) error { return rg.Register(r, groupAnagramsTask) },
+		func(r *envs.Registry) error { return rg.Register(r, letterJumbleTask) },
+		func(r *envs.Registry) error { return rg.Register(r, sentenceReorderingTask) },
+		func(r *envs.Registry) error { return rg.Register(r, palindromeGenerationTask) },
+		func(r *envs.Registry) error { return rg.Register(r, palindromePartitioningTask) },
+		func(r *envs.Registry) error { return rg.Register(r, stringInsertionTask) },
+		func(r *envs.Registry) error { return rg.Register(r, stringManipulationTask) },
+		func(r *envs.Registry) error { return rg.Register(r, stringSplittingTask) },
+		func(r *envs.Registry) error { return rg.Register(r, stringSynthesisTask) },
 	} {
 		if err := reg(r); err != nil {
 			return err

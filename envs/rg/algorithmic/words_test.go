@@ -16,7 +16,9 @@ import (
 // wordsCeilings raise the random policy's allowed mean where reasoning-gym's
 // partial credit rewards a well-formed guess, or the answer is True/False.
 var wordsCeilings = map[string]float64{
-	"rg:word_sorting": 0.4, // any permutation of the words earns 0.2
+	"rg:word_sorting":       0.4, // any permutation of the words earns 0.2
+	"rg:isomorphic_strings": 0.6, // True or False
+	"rg:ransom_note":        0.6,
 }
 
 func wordsRegistry(tb testing.TB) *envs.Registry { return envtest.Registry(tb, registerWords) }
@@ -181,4 +183,248 @@ func TestCaesarCipherScore(t *testing.T) {
 	if _, err := wordsRegistry(t).Make("rg:caesar_cipher", map[string]any{"min_words": 400, "max_words": 500}); err == nil {
 		t.Error("a word range no sentence has was accepted")
 	}
+}
+
+func TestIsomorphicStrings(t *testing.T) {
+	for _, c := range []struct {
+		s, t string
+		want bool
+	}{{"egg", "add", true}, {"foo", "bar", false}, {"paper", "title", true}, {"ab", "aa", false}, {"ab", "ab", true}, {"abc", "ab", false}} {
+		if got := isIsomorphic(c.s, c.t); got != c.want {
+			t.Errorf("isIsomorphic(%q, %q) = %v", c.s, c.t, got)
+		}
+	}
+	checkWordsScores(t, wordsBool, &rg.Item{Answer: "True"}, []wordsCase{{"True", 1}, {"true", 1}, {"TRUE", 1}, {"False", 0}, {"yes", 0}})
+	for _, p := range []float64{0, 1} {
+		o := isomorphicStringsTask.Defaults
+		o.PSolvable = p
+		for seed := range uint64(50) {
+			it := wordsItem(t, isomorphicStringsTask, o, seed)
+			if (it.Answer == "True") != (p == 1) {
+				t.Fatalf("p_solvable %v seed %d: answer %s for %v", p, seed, it.Answer, it.Meta["words"])
+			}
+		}
+	}
+}
+
+func TestRansomNote(t *testing.T) {
+	if !canConstruct("aab", "baac") || canConstruct("aab", "abc") || !canConstruct("", "x") {
+		t.Error("canConstruct")
+	}
+	for _, p := range []float64{0, 1} {
+		o := ransomNoteTask.Defaults
+		o.PSolvable = p
+		for seed := range uint64(50) {
+			it := wordsItem(t, ransomNoteTask, o, seed)
+			if (it.Answer == "True") != (p == 1) {
+				t.Fatalf("p_solvable %v seed %d: answer %s", p, seed, it.Answer)
+			}
+		}
+	}
+	if _, err := wordsRegistry(t).Make("rg:ransom_note", map[string]any{"max_note_length": 30}); err == nil {
+		t.Error("max_note_length = max_magazine_length accepted")
+	}
+}
+
+func TestGroupAnagramsScore(t *testing.T) {
+	it := &rg.Item{Data: groupAnagramsData{groups: canonicalGroups([][]string{{"tea", "eat"}, {"tan", "nat"}})}}
+	checkWordsScores(t, scoreGroupAnagrams, it, []wordsCase{
+		{`[["eat", "tea"], ["nat", "tan"]]`, 1},
+		{`[["nat","tan"],["tea","eat"]]`, 1},
+		{`[['tan', 'nat'], ['eat', 'tea']]`, 1}, // Python's quotes
+		{`[["EAT", "Tea"], ["nat", "tan"]]`, 1},
+		{`[["eat", "tea", "tan", "nat"]]`, 0.01},
+		{`[["eat"], ["tea"], ["nat", "tan"]]`, 0.01},
+		{`eat tea, nat tan`, 0},
+		{``, 0},
+	})
+	for seed := range uint64(30) {
+		it := wordsItem(t, groupAnagramsTask, groupAnagramsTask.Defaults, seed)
+		d := it.Data.(groupAnagramsData)
+		keys := map[string]bool{}
+		for _, g := range d.groups {
+			key := ""
+			for _, w := range g {
+				b := []byte(w)
+				slices.Sort(b)
+				if key != "" && string(b) != key {
+					t.Fatalf("seed %d: %v is not one anagram group", seed, g)
+				}
+				key = string(b)
+			}
+			if keys[key] {
+				t.Fatalf("seed %d: two groups of %q", seed, key)
+			}
+			keys[key] = true
+		}
+		if n := len(d.groups); n < 2 || n > 10 {
+			t.Fatalf("seed %d: %d groups", seed, n)
+		}
+	}
+}
+
+func TestLetterJumbleScore(t *testing.T) {
+	it := &rg.Item{Answer: "The year 2889"}
+	checkWordsScores(t, scoreLetterJumble, it, []wordsCase{
+		{"The year 2889", 1},
+		{"the YEAR 2889", 1},
+		{"The  year\n2889", 1},
+		{"Teh year 2889", 2.0 / 3},
+		{"year The", 0},
+		{"", 0},
+	})
+	for seed := range uint64(30) {
+		it := wordsItem(t, letterJumbleTask, letterJumbleTask.Defaults, seed)
+		for i, w := range it.Data.([]string) {
+			a, b := []rune(w), []rune(it.Meta["original_words"].([]string)[i])
+			slices.Sort(a)
+			slices.Sort(b)
+			if !slices.Equal(a, b) {
+				t.Fatalf("seed %d: %q is not a jumble of %q", seed, w, string(b))
+			}
+		}
+	}
+	if _, err := wordsRegistry(t).Make("rg:letter_jumble", map[string]any{"min_word_len": 30, "max_word_len": 64}); err == nil {
+		t.Error("a length range without enough words was accepted")
+	}
+}
+
+func TestSentenceReorderingScore(t *testing.T) {
+	it := &rg.Item{Answer: "It was a fine day."}
+	checkWordsScores(t, scoreSentenceReordering, it, []wordsCase{
+		{"It was a fine day.", 1},
+		{"it was a fine day.", 1},
+		{"It  was a fine day.", 1},
+		{"was It a fine day.", 0.6},
+		{"It was a fine day", 0.8},
+		{"It was fine", 0.05}, // reasoning-gym: any other number of words
+	})
+	for seed := range uint64(30) {
+		it := wordsItem(t, sentenceReorderingTask, sentenceReorderingTask.Defaults, seed)
+		a, b := slices.Clone(it.Data.([]string)), strings.Fields(it.Answer)
+		slices.Sort(a)
+		slices.Sort(b)
+		if !slices.Equal(a, b) {
+			t.Fatalf("seed %d: the question's words are not the answer's", seed)
+		}
+		if n := it.Meta["word_count"].(int); n < 3 || n > 20 {
+			t.Fatalf("seed %d: %d words", seed, n)
+		}
+	}
+}
+
+func TestPalindromeGenerationScore(t *testing.T) {
+	it := &rg.Item{Answer: "abcba", Data: "bacab"}
+	checkWordsScores(t, scorePalindromeGeneration, it, []wordsCase{
+		{"abcba", 1},
+		{"bacab", 1}, // another palindrome of the same letters
+		{"BACAB", 1},
+		{"b a c a b", 1},
+		{"a, b, c, b, a", 1},
+		{"abba", 0.05},
+		{"abcab", 0.02},
+		{"", 0},
+	})
+}
+
+func TestPalindromePartitioning(t *testing.T) {
+	got := palindromePartitions("aab")
+	if want := [][]string{{"a", "a", "b"}, {"aa", "b"}}; !slices.EqualFunc(got, want, slices.Equal[[]string]) {
+		t.Errorf("partitions of aab: %v", got)
+	}
+	if n := len(palindromePartitions(strings.Repeat("a", 16))); n != 1<<15 {
+		t.Errorf("%d partitions of a^16", n)
+	}
+	it := &rg.Item{Data: partitionData{s: "aab", parts: got}}
+	checkWordsScores(t, scorePalindromePartitioning, it, []wordsCase{
+		{`[["a","a","b"],["aa","b"]]`, 1},
+		{`[["aa", "b"], ["a", "a", "b"]]`, 1},
+		{`[['aa', 'b'], ['a', 'a', 'b']]`, 1},
+		{`[["aa","b"],["a","a","b"],["aa","b"]]`, 1}, // a set, as reasoning-gym compares
+		{`[["aa","b"]]`, 0},
+		{`[["aa","b"],["a","a","b"],["aab"]]`, 0},
+		{`aa b`, 0},
+	})
+	if _, err := wordsRegistry(t).Make("rg:palindrome_partitioning", map[string]any{"max_string_len": 4}); err == nil {
+		t.Error("max_substring_palindrome_len above max_string_len accepted")
+	}
+}
+
+func TestStringInsertion(t *testing.T) {
+	for in, want := range map[string]string{
+		"ABCDE":     "ABCDAE", // after ABCD the scan skips to E
+		"BCDEA":     "BCDEBA",
+		"EABCD":     "EABCED",
+		"AAAAA":     "AAAAA",
+		"ABCDABCD":  "ABCDAABCDA",
+		"DEABCDEAB": "DEABDCDEACB", // DEAB+D, CDEA+C, B
+	} {
+		if got := insertLetters(in); got != want {
+			t.Errorf("insertLetters(%q) = %q, want %q", in, got, want)
+		}
+	}
+	checkWordsScores(t, scoreStringInsertion, &rg.Item{Answer: "ABCDAE"}, []wordsCase{
+		{"ABCDAE", 1},
+		{"abcdae", 1},
+		{"ABCDA E", 1},
+		{"['A', 'B', 'C', 'D', 'A', 'E']", 0.1}, // reasoning-gym's credit for a list
+		{`["A","B","C","D","A","E"]`, 0.1},
+		{"ABCDE", 0},
+		{"ABCDAEA", 0},
+	})
+}
+
+func TestStringManipulation(t *testing.T) {
+	rule := func(i int) []manipulationRule { return []manipulationRule{manipulationRules[i-1]} }
+	for _, c := range []struct {
+		s     string
+		rules []manipulationRule
+		want  string
+	}{
+		{"abab", rule(1), "caab"},                          // once: 'ca' is no longer 'ab'
+		{"cbac", rule(5), "aaa"},                           // cb → aa, last character deleted
+		{"cb", rule(5), "aa"},                              // Python's s[2:-1] is empty
+		{"bbbbbb", rule(4), ""},                            // bb off the end until nothing is left
+		{"acacab", rule(17), "ab"},                         // the first 'ca' after the first character, twice
+		{"bb", rule(18), "bbab"},                           // two b's, then three
+		{"aaa", rule(16), "acc"},                           // aa at the end → cc
+		{"abcabc", rule(9), "ccabab"},                      // abc → cab, repeatedly
+		{"abbbbbbbbbbbbbbbc", rule(19), "abbbbbbbbbbbbbc"}, // 17 → 15 characters
+	} {
+		got, _, ok := manipulate(c.s, c.rules)
+		if !ok || got != c.want {
+			t.Errorf("manipulate(%q) = %q, want %q", c.s, got, c.want)
+		}
+	}
+	// The first applicable rule in the listed order, until none applies.
+	chain := []manipulationRule{manipulationRules[0], manipulationRules[5]} // ab → ca, then ca → bb…c
+	if got, _, _ := manipulate("abc", chain); got != "bbcc" {
+		t.Errorf("chain: %q", got)
+	}
+	checkWordsScores(t, scoreStringManipulation, &rg.Item{Answer: "cab"}, []wordsCase{
+		{"cab", 1}, {"CAB", 1}, {"cba", 0}, {"the string cab", 3.0 / 14},
+	})
+}
+
+func TestStringSplittingAndSynthesis(t *testing.T) {
+	// A=1: rule 1 gives 0 0 0 2 1 0, rule 5 then 0 0 0 1 0 1.
+	if got, _ := runCounts([]int{1, 0, 0, 0, 0, 0}, 1000, splittingStep); joinCounts(got) != "0 0 0 1 0 1" {
+		t.Errorf("splitting from A=1: %v", got)
+	}
+	if got, _ := runCounts([]int{1, 0, 0, 0, 0, 0}, 1, splittingStep); joinCounts(got) != "0 0 0 2 1 0" {
+		t.Errorf("splitting with max_iterations 1: %v", got)
+	}
+	// [A][B][C] → {A}; then nothing applies.
+	if got, _ := runCounts([]int{1, 1, 1, 0, 0, 0, 0, 0, 0}, 1000, synthesisStep); joinCounts(got) != "0 0 0 1 0 0 0 0 0" {
+		t.Errorf("synthesis: %v", got)
+	}
+	// 2[A] 2[B] → {C} twice.
+	if got, _ := runCounts([]int{2, 2, 0, 0, 0, 0, 0, 0, 0}, 1000, synthesisStep); joinCounts(got) != "0 0 0 0 0 2 0 0 0" {
+		t.Errorf("synthesis: %v", got)
+	}
+	it := &rg.Item{Answer: "1 0 2 0 0 3", Data: []int{1, 0, 2, 0, 0, 3}}
+	checkWordsScores(t, scoreCounts, it, []wordsCase{
+		{"1 0 2 0 0 3", 1}, {"1, 0, 2, 0, 0, 3", 1}, {"[1,0,2,0,0,3]", 1}, {"1  0 2 0 0\n3", 1},
+		{"1 0 2 0 0 4", 0}, {"1 0 2 0 0", 0}, {"A: 1 0 2 0 0 3", 11.0 / 14},
+	})
 }
