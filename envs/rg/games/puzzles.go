@@ -10,6 +10,7 @@ func registerPuzzles(r *envs.Registry) error {
 		registerPuzzle24,
 		registerCountdown,
 		registerFutoshiki,
+		registerKakurasu,
 	} {
 		if err := reg(r); err != nil {
 			return err
