@@ -11,6 +11,7 @@ func registerPuzzles(r *envs.Registry) error {
 		registerCountdown,
 		registerFutoshiki,
 		registerKakurasu,
+		registerSurvo,
 	} {
 		if err := reg(r); err != nil {
 			return err
