@@ -12,6 +12,7 @@ func registerPuzzles(r *envs.Registry) error {
 		registerFutoshiki,
 		registerKakurasu,
 		registerSurvo,
+		registerKnightSwap,
 	} {
 		if err := reg(r); err != nil {
 			return err
