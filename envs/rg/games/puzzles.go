@@ -10,6 +10,9 @@ func registerPuzzles(r *envs.Registry) error {
 		registerPuzzle24,
 		registerCountdown,
 		registerFutoshiki,
+		registerKakurasu,
+		registerSurvo,
+		registerKnightSwap,
 	} {
 		if err := reg(r); err != nil {
 			return err
