@@ -9,6 +9,7 @@ func registerSearch(r *envs.Registry) error {
 	for _, reg := range []func(*envs.Registry) error{
 		registerSokoban,
 		registerRushHour,
+		registerBoxnet,
 	} {
 		if err := reg(r); err != nil {
 			return err
