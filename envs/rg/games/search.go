@@ -10,6 +10,7 @@ func registerSearch(r *envs.Registry) error {
 		registerSokoban,
 		registerRushHour,
 		registerBoxnet,
+		registerTsumego,
 	} {
 		if err := reg(r); err != nil {
 			return err
