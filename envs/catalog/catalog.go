@@ -25,6 +25,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/mathenv"
 	"github.com/quarry-rl/quarry/envs/qaenv"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
+	"github.com/quarry-rl/quarry/envs/rg/code"
 	rggames "github.com/quarry-rl/quarry/envs/rg/games"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 )
@@ -48,6 +49,7 @@ var registrars = []struct {
 	{"wordsearch", wordsearch.Register},
 	{"towerofhanoi", towerofhanoi.Register},
 	{"rg/arithmetic", arithmetic.RegisterBasic},
+	{"rg/code", code.Register},
 	{"rg/games", rggames.Register},
 }
 
