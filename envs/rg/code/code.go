@@ -15,6 +15,7 @@ import (
 func Register(r *envs.Registry) error {
 	for _, reg := range []func(*envs.Registry) error{
 		registerBF,
+		registerCodeIO,
 	} {
 		if err := reg(r); err != nil {
 			return err
