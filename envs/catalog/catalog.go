@@ -28,6 +28,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/rg/algorithmic"
 	"github.com/quarry-rl/quarry/envs/rg/arc"
 	"github.com/quarry-rl/quarry/envs/rg/arithmetic"
+	"github.com/quarry-rl/quarry/envs/rg/code"
 	"github.com/quarry-rl/quarry/envs/rg/cognition"
 	"github.com/quarry-rl/quarry/envs/rg/composite"
 	rggames "github.com/quarry-rl/quarry/envs/rg/games"
@@ -60,6 +61,7 @@ var registrars = []struct {
 	{"rg/logic", logic.Register},
 	{"rg/arc", arc.Register},
 	{"rg/algorithmic", algorithmic.Register},
+	{"rg/code", code.Register},
 	{"rg/games", rggames.Register},
 	{"rg/graphs", graphs.Register},
 	{"rg/geometry", geometry.Register},

@@ -9,6 +9,8 @@ func registerSearch(r *envs.Registry) error {
 	for _, reg := range []func(*envs.Registry) error{
 		registerSokoban,
 		registerRushHour,
+		registerBoxnet,
+		registerTsumego,
 	} {
 		if err := reg(r); err != nil {
 			return err
