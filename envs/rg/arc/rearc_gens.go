@@ -63,7 +63,10 @@ func withColors(ps []pt, colors []int, g *gen) []cell {
 	return cs
 }
 
-var rearcGens = []rearcEntry{
+// rearcGens are all the ported generators, the first batch here.
+var rearcGens = append(rearcGens1, rearcGens2...)
+
+var rearcGens1 = []rearcEntry{
 	{"007bbfb7", func(g *gen) (Grid, Grid) {
 		cols := interval(1, 10)
 		h, w := g.unif(2, 5), g.unif(2, 5)
