@@ -64,7 +64,7 @@ func withColors(ps []pt, colors []int, g *gen) []cell {
 }
 
 // rearcGens are all the ported generators, the first batch here.
-var rearcGens = append(rearcGens1, rearcGens2...)
+var rearcGens = append(append(rearcGens1, rearcGens2...), rearcGens3...)
 
 var rearcGens1 = []rearcEntry{
 	{"007bbfb7", func(g *gen) (Grid, Grid) {
