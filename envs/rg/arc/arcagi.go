@@ -85,8 +85,8 @@ type ArcAGIOptions struct {
 	ShuffleExampleOrder bool     `json:"shuffle_example_order"`
 	// RotationsWeights weigh the identity and then each rotation;
 	// MirrorsWeights the identity and then each mirror.
-	RotationsWeights []float64 `json:"rotations_weights" len:"0,4" range:"0,1000"`
-	MirrorsWeights   []float64 `json:"mirrors_weights" len:"0,5" range:"0,1000"`
+	RotationsWeights []float64 `json:"rotations_weights" len:"1,4" range:"0,1000"`
+	MirrorsWeights   []float64 `json:"mirrors_weights" len:"1,5" range:"0,1000"`
 }
 
 // Validate is reasoning-gym's (known rotations and mirrors) plus what its
