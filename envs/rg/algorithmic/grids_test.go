@@ -243,3 +243,15 @@ func TestGridOptionErrors(t *testing.T) {
 		envtest.OptionErrors(t, r, id, cases)
 	}
 }
+
+func TestPoolFeedback(t *testing.T) {
+	it := rg.Item{Answer: "4.5 3.0\n2.33 7.0", Data: [][]float64{{4.5, 3}, {2.33, 7}}}
+	for answer, want := range map[string]string{
+		"4.50 3\n2.5 7": "Your matrix has the right shape, but 1 of its 4 entries are off by more than 1%.",
+		"4.5 3.0":       "Your matrix has 1 rows; the answer has 2.",
+	} {
+		if got := poolMatrixTask.Feedback(answer, &it, poolMatrixTask.Score(answer, &it)); got != want {
+			t.Errorf("feedback(%q) = %q, want %q", answer, got, want)
+		}
+	}
+}

@@ -194,3 +194,5 @@ func TestNumbersOptionErrors(t *testing.T) {
 		envtest.OptionErrors(t, r, id, cases)
 	}
 }
+
+func BenchmarkNumbersItems(b *testing.B) { rgtest.BenchmarkItems(b, numRegistry(b)) }

@@ -36,8 +36,9 @@ func (o PoolMatrixOptions) Validate() error {
 var poolMatrixTask = rg.Task[PoolMatrixOptions]{
 	Name:        "pool_matrix",
 	Description: "reasoning-gym pool_matrix: max or average pooling of a digit matrix, stride equal to the kernel.",
-	Revision:    1,
-	Defaults:    PoolMatrixOptions{MinRows: 2, MaxRows: 10, MinCols: 2, MaxCols: 10, MinPoolSize: 1, MaxPoolSize: 3},
+	// 2: feedback compares entries as numbers, within 1%.
+	Revision: 2,
+	Defaults: PoolMatrixOptions{MinRows: 2, MaxRows: 10, MinCols: 2, MaxCols: 10, MinPoolSize: 1, MaxPoolSize: 3},
 	Generate: func(rng *rand.Rand, o PoolMatrixOptions) (rg.Item, error) {
 		rows := numRandInt(rng, o.MinRows, o.MaxRows)
 		cols := numRandInt(rng, o.MinCols, o.MaxCols)
@@ -86,8 +87,23 @@ var poolMatrixTask = rg.Task[PoolMatrixOptions]{
 		// A random shape: the right shape alone earns reasoning-gym's 0.1.
 		return gridString(gridDigits(rng, 1+rng.IntN(5), 1+rng.IntN(5)))
 	},
-	Retry:    true,
-	Feedback: gridFeedback,
+	Retry: true,
+	Feedback: func(answer string, it *rg.Item, score float64) string {
+		if score == 0 {
+			return gridFeedback(answer, it, score)
+		}
+		want := it.Data.([][]float64)
+		off, n := 0, 0
+		for i, row := range gridTokens(answer) {
+			for j, s := range row {
+				n++
+				if v, _ := strconv.ParseFloat(s, 64); math.Abs(v-want[i][j]) > 1e-8+1e-2*math.Abs(want[i][j]) {
+					off++
+				}
+			}
+		}
+		return fmt.Sprintf("Your matrix has the right shape, but %d of its %d entries are off by more than 1%%.", off, n)
+	},
 }
 
 // scorePool is reasoning-gym's: the answer read as a matrix of numbers
