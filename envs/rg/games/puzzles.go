@@ -13,6 +13,7 @@ func registerPuzzles(r *envs.Registry) error {
 		registerKakurasu,
 		registerSurvo,
 		registerKnightSwap,
+		registerEmojiMystery,
 	} {
 		if err := reg(r); err != nil {
 			return err
