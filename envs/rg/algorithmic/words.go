@@ -33,6 +33,7 @@ func registerWords(r *envs.Registry) error {
 		func(r *envs.Registry) error { return rg.Register(r, stringManipulationTask) },
 		func(r *envs.Registry) error { return rg.Register(r, stringSplittingTask) },
 		func(r *envs.Registry) error { return rg.Register(r, stringSynthesisTask) },
+		func(r *envs.Registry) error { return rg.Register(r, wordLadderTask) },
 	} {
 		if err := reg(r); err != nil {
 			return err
