@@ -478,3 +478,25 @@ func TestWordLadder(t *testing.T) {
 		}
 	}
 }
+
+// TestWordsRegister: every words task is registered, with the retry variant
+// except where the answer is True or False.
+func TestWordsRegister(t *testing.T) {
+	r := wordsRegistry(t)
+	names := []string{"caesar_cipher", "group_anagrams", "isomorphic_strings", "letter_counting", "letter_jumble",
+		"palindrome_generation", "palindrome_partitioning", "ransom_note", "sentence_reordering", "spell_backward",
+		"string_insertion", "string_manipulation", "string_splitting", "string_synthesis", "word_ladder",
+		"word_sequence_reversal", "word_sorting"}
+	noRetry := map[string]bool{"isomorphic_strings": true, "ransom_note": true}
+	for _, name := range names {
+		if _, err := r.Lookup(rg.ID(name)); err != nil {
+			t.Error(err)
+		}
+		if _, err := r.Lookup(rg.ID(name) + rg.RetrySuffix); (err == nil) == noRetry[name] {
+			t.Errorf("%s: retry variant registered: %v", name, err == nil)
+		}
+	}
+	if n, want := len(r.IDs()), 2*len(names)-len(noRetry); n != want {
+		t.Errorf("%d ids, want %d", n, want)
+	}
+}
