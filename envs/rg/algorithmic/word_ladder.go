@@ -198,7 +198,10 @@ var wordLadderTask = rg.Task[WordLadderOptions]{
 	},
 	Retry: true,
 	Feedback: func(answer string, it *rg.Item, _ float64) string {
-		_, why := checkLadder(answer, it.Data.(ladderData))
+		score, why := checkLadder(answer, it.Data.(ladderData))
+		if score > 0 {
+			return "Your ladder is valid but uses words " + why + "."
+		}
 		return "Your answer is incorrect: " + why + "."
 	},
 }
