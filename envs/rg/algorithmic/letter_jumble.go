@@ -43,6 +43,12 @@ func (o LetterJumbleOptions) Validate() error {
 // letterJumblePool is reasoning-gym's: the novel's alphabetic words of the
 // allowed lengths, in text order.
 func letterJumblePool(o LetterJumbleOptions) []string {
+	return letterJumblePools.get([2]int{o.MinWordLen, o.MaxWordLen}, func() []string { return buildLetterJumblePool(o) })
+}
+
+var letterJumblePools wordsPoolCache[[2]int]
+
+func buildLetterJumblePool(o LetterJumbleOptions) []string {
 	var out []string
 	for _, w := range alphaNovelWords() {
 		if o.MinWordLen <= w.n && w.n <= o.MaxWordLen {

@@ -58,6 +58,12 @@ var novelVocabulary = sync.OnceValue(func() []sizedWord {
 // wordSortingPool is reasoning-gym's word list: the distinct words of
 // lo..hi characters, sorted.
 func wordSortingPool(lo, hi int) []string {
+	return wordSortingPools.get([2]int{lo, hi}, func() []string { return buildWordSortingPool(lo, hi) })
+}
+
+var wordSortingPools wordsPoolCache[[2]int]
+
+func buildWordSortingPool(lo, hi int) []string {
 	var out []string
 	for _, w := range novelVocabulary() {
 		if lo <= w.n && w.n <= hi {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/rg"
@@ -33,6 +34,7 @@ func registerWords(r *envs.Registry) error {
 		func(r *envs.Registry) error { return rg.Register(r, stringManipulationTask) },
 		func(r *envs.Registry) error { return rg.Register(r, stringSplittingTask) },
 		func(r *envs.Registry) error { return rg.Register(r, stringSynthesisTask) },
+		func(r *envs.Registry) error { return rg.Register(r, wordLadderTask) },
 	} {
 		if err := reg(r); err != nil {
 			return err
@@ -143,4 +145,31 @@ func wordsShuffled[T any](rng *rand.Rand, s []T) []T {
 	out := append([]T(nil), s...)
 	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out
+}
+
+// wordsPoolCache keeps a few derived word pools (one per option set) so
+// that items do not rebuild them; it holds at most wordsPoolCacheSize
+// entries and starts over when full. Pools are shared read-only.
+type wordsPoolCache[K comparable] struct {
+	mu sync.Mutex
+	m  map[K][]string
+}
+
+const wordsPoolCacheSize = 16
+
+func (c *wordsPoolCache[K]) get(k K, build func() []string) []string {
+	c.mu.Lock()
+	v, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = build()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= wordsPoolCacheSize {
+		c.m = make(map[K][]string, wordsPoolCacheSize)
+	}
+	c.m[k] = v
+	return v
 }

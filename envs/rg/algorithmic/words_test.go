@@ -428,3 +428,75 @@ func TestStringSplittingAndSynthesis(t *testing.T) {
 		{"1 0 2 0 0 4", 0}, {"1 0 2 0 0", 0}, {"A: 1 0 2 0 0 3", 11.0 / 14},
 	})
 }
+
+func TestWordLadder(t *testing.T) {
+	g := ladderGraphs()[1]
+	d := ladderData{start: "COLD", end: "WARM", known: g.index}
+	score := func(answer string, _ *rg.Item) float64 { s, _ := checkLadder(answer, d); return s }
+	for _, w := range []string{"COLD", "CORD", "CARD", "WARD", "WARM"} {
+		if _, ok := g.index[w]; !ok {
+			t.Fatalf("%s is not in words.csv", w)
+		}
+	}
+	checkWordsScores(t, score, &rg.Item{}, []wordsCase{
+		{"COLD,CORD,CARD,WARD,WARM", 1},
+		{"cold, cord, card, ward, warm", 1},
+		{"COLD -> CORD -> CARD -> WARD -> WARM", 1},
+		{"COLD,CORD,WORD,WARD,WARM", 1}, // another valid ladder
+		{"COLD,CORD,CARD,WARD,WXRD,WARD,WARM", 0.5},
+		{"COLD,CARD,WARM", 0},      // two letters at once
+		{"COLD,CORD,CARD,WARD", 0}, // does not reach the end
+		{"COLD,CORDS,WARM", 0},     // wrong length
+		{"WARM", 0},
+	})
+	for _, o := range []WordLadderOptions{
+		{MinWordLength: 3, MaxWordLength: 3, MinChainLength: 11, MaxChainLength: 11},
+		{MinWordLength: 5, MaxWordLength: 5, MinChainLength: 3, MaxChainLength: 3},
+		{MinWordLength: 3, MaxWordLength: 5, MinChainLength: -1, MaxChainLength: 4},
+	} {
+		lo, hi := o.chainBounds()
+		for seed := range uint64(5) {
+			it := wordsItem(t, wordLadderTask, o, seed)
+			steps := strings.Split(it.Answer, ",")
+			if n := len(steps); n < lo || n > hi {
+				t.Fatalf("%+v seed %d: %d words", o, seed, n)
+			}
+			if s, why := checkLadder(it.Answer, it.Data.(ladderData)); s != 1 {
+				t.Fatalf("%+v seed %d: the reference ladder scores %v: %s", o, seed, s, why)
+			}
+		}
+	}
+	r := wordsRegistry(t)
+	for _, o := range []map[string]any{
+		{"min_chain_length": 2, "max_chain_length": 5},
+		{"min_chain_length": 4, "max_chain_length": -1},
+		{"min_chain_length": 6, "max_chain_length": 5},
+		{"min_word_length": 5, "max_word_length": 4},
+	} {
+		if _, err := r.Make("rg:word_ladder", o); err == nil {
+			t.Errorf("%v accepted", o)
+		}
+	}
+}
+
+// TestWordsRegister: every words task is registered, with the retry variant
+// except where the answer is True or False.
+func TestWordsRegister(t *testing.T) {
+	r := wordsRegistry(t)
+	names := []string{"caesar_cipher", "group_anagrams", "isomorphic_strings", "letter_counting", "letter_jumble",
+		"palindrome_generation", "palindrome_partitioning", "ransom_note", "sentence_reordering", "spell_backward",
+		"string_insertion", "string_manipulation", "string_splitting", "string_synthesis", "word_ladder",
+		"word_sequence_reversal", "word_sorting"}
+	noRetry := map[string]bool{"isomorphic_strings": true, "ransom_note": true}
+	for _, name := range names {
+		if _, err := r.Lookup(rg.ID(name)); err != nil {
+			t.Error(err)
+		}
+		if _, err := r.Lookup(rg.ID(name) + rg.RetrySuffix); (err == nil) == noRetry[name] {
+			t.Errorf("%s: retry variant registered: %v", name, err == nil)
+		}
+	}
+	if n, want := len(r.IDs()), 2*len(names)-len(noRetry); n != want {
+		t.Errorf("%d ids, want %d", n, want)
+	}
+}
