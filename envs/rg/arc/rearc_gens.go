@@ -1,5 +1,7 @@
 package arc
 
+import "slices"
+
 // RE-ARC's example generators that Quarry ports (rearc_utils/generators),
 // each named by its ARC task id, rewritten from the Python one step at a
 // time over dsl.go. Draws that the Python makes and then ignores are kept,
@@ -64,7 +66,7 @@ func withColors(ps []pt, colors []int, g *gen) []cell {
 }
 
 // rearcGens are all the ported generators, the first batch here.
-var rearcGens = append(append(rearcGens1, rearcGens2...), rearcGens3...)
+var rearcGens = slices.Concat(rearcGens1, rearcGens2, rearcGens3, rearcGens4)
 
 var rearcGens1 = []rearcEntry{
 	{"007bbfb7", func(g *gen) (Grid, Grid) {
