@@ -500,3 +500,20 @@ func TestWordsRegister(t *testing.T) {
 		t.Errorf("%d ids, want %d", n, want)
 	}
 }
+
+func TestWordsPoolCacheIsBounded(t *testing.T) {
+	var c wordsPoolCache[int]
+	builds := 0
+	for k := range 3 * wordsPoolCacheSize {
+		c.get(k, func() []string { builds++; return []string{strconv.Itoa(k)} })
+		if got := c.get(k, func() []string { builds++; return nil }); len(got) != 1 || got[0] != strconv.Itoa(k) {
+			t.Fatalf("key %d: %v", k, got)
+		}
+		if len(c.m) > wordsPoolCacheSize {
+			t.Fatalf("%d entries", len(c.m))
+		}
+	}
+	if builds != 3*wordsPoolCacheSize {
+		t.Errorf("%d builds, want one per key", builds)
+	}
+}
