@@ -115,26 +115,16 @@ var rearcGens3 = []rearcEntry{
 		rem := sample(g, without(allColors, bgc), g.unif(1, 9))
 		canv := canvas(bgc, h, w)
 		nc := g.unif(1, h*w)
-		free := asindices(canv)
-		obj := []cell{{choice(g, rem), choice(g, free)}}
+		f := newFrontier(asindices(canv), neighbors)
+		first := choice(g, asindices(canv))
+		obj := []cell{{choice(g, rem), first}}
+		// RE-ARC leaves the first cell among the candidates, so it may be
+		// painted twice; the later colour wins here.
+		f.touch(first)
 		for range nc - 1 {
-			// RE-ARC leaves the first cell among the candidates, so it may be
-			// painted twice; the later colour wins here.
-			near := map[pt]bool{}
-			for _, c := range obj {
-				for _, q := range neighbors(c.p) {
-					near[q] = true
-				}
-			}
-			var cands []pt
-			for _, p := range free {
-				if near[p] {
-					cands = append(cands, p)
-				}
-			}
-			ch := choice(g, cands)
+			ch := f.pick(g)
 			obj = append(obj, cell{choice(g, rem), ch})
-			free = minus(free, []pt{ch})
+			f.take(ch)
 		}
 		gi := paint(canv, obj)
 		gout := hconcat(gi, vmirror(gi))
@@ -147,23 +137,14 @@ var rearcGens3 = []rearcEntry{
 		oh := g.unif(2, max(2, int(float64(h)*(2.0/3))))
 		ow := g.unif(2, max(2, int(float64(w)*(2.0/3))))
 		gi, gout := canvas(bgc, h, w), canvas(sf[0], oh, ow)
-		shp := map[pt]bool{{0, 0}: true}
+		f := newFrontier(asindices(gout), func(p pt) []pt {
+			return []pt{{p.i - 1, p.j}, {p.i + 1, p.j}, {p.i, p.j - 1}, {p.i, p.j + 1}}
+		})
+		f.take(pt{0, 0})
 		order := []pt{{0, 0}}
 		for range g.unif(0, max(1, oh*ow/2)) {
-			var cands []pt
-			for _, p := range asindices(gout) {
-				if shp[p] {
-					continue
-				}
-				for _, q := range []pt{{p.i - 1, p.j}, {p.i + 1, p.j}, {p.i, p.j - 1}, {p.i, p.j + 1}} {
-					if shp[q] {
-						cands = append(cands, p)
-						break
-					}
-				}
-			}
-			p := choice(g, cands)
-			shp[p] = true
+			p := f.pick(g)
+			f.take(p)
 			order = append(order, p)
 		}
 		gout = fill(gout, sf[1], order)

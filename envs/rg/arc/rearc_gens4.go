@@ -258,29 +258,61 @@ func normalize(ps []pt) []pt {
 // grow adds n cells to shape, each drawn among the cells of within that
 // touch it (8-neighbourhood), as RE-ARC's shape loops do.
 func grow(g *gen, within []pt, shape []pt, n int) []pt {
-	in := map[pt]bool{}
+	f := newFrontier(within, neighbors)
 	for _, p := range shape {
-		in[p] = true
+		f.take(p)
 	}
 	for range n {
-		near := map[pt]bool{}
-		for _, p := range shape {
-			for _, q := range neighbors(p) {
-				near[q] = true
-			}
-		}
-		var cands []pt
-		for _, p := range within {
-			if !in[p] && near[p] {
-				cands = append(cands, p)
-			}
-		}
-		p := choice(g, cands)
-		in[p] = true
+		p := f.pick(g)
+		f.take(p)
 		shape = append(shape, p)
 	}
 	return shape
 }
+
+// frontier is the set of cells of a region that touch a growing shape,
+// kept up to date as cells join it, so growing n cells costs O(n), not
+// O(n²) as recomputing RE-ARC's set expressions would.
+type frontier struct {
+	within map[pt]bool
+	taken  map[pt]bool
+	around func(pt) []pt
+	cands  []pt
+	at     map[pt]int
+}
+
+func newFrontier(within []pt, around func(pt) []pt) *frontier {
+	f := &frontier{within: map[pt]bool{}, taken: map[pt]bool{}, around: around, at: map[pt]int{}}
+	for _, p := range within {
+		f.within[p] = true
+	}
+	return f
+}
+
+// touch adds p's neighbours to the candidates, without taking p.
+func (f *frontier) touch(p pt) {
+	for _, q := range f.around(p) {
+		if _, ok := f.at[q]; !ok && f.within[q] && !f.taken[q] {
+			f.at[q] = len(f.cands)
+			f.cands = append(f.cands, q)
+		}
+	}
+}
+
+// take puts p in the shape: no longer a candidate, its neighbours are.
+func (f *frontier) take(p pt) {
+	f.taken[p] = true
+	if k, ok := f.at[p]; ok {
+		last := f.cands[len(f.cands)-1]
+		f.cands[k], f.at[last] = last, k
+		f.cands = f.cands[:len(f.cands)-1]
+		delete(f.at, p)
+	}
+	f.touch(p)
+}
+
+// pick draws a candidate uniformly.
+func (f *frontier) pick(g *gen) pt { return choice(g, f.cands) }
 
 // cornerShape is 1cf80156 and 28bf18c6: a connected shape grown from a
 // corner of its box, placed at random; the output is the shape cropped
