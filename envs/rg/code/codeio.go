@@ -141,12 +141,14 @@ func registerCodeIO(r *envs.Registry) error {
 	return rg.Register(r, rg.Task[CodeIOOptions]{
 		Name:        "codeio",
 		Description: "reasoning-gym codeio: predict a Python function's output from its input, or an input from its output, as JSON; partial credit by tree edit distance.",
-		Revision:    1,
-		DataDigest:  envs.Digest(codeioData),
-		Defaults:    CodeIOOptions{InputPredictionProbability: 0.5},
-		Generate:    generateCodeIO,
-		Score:       func(answer string, it *rg.Item) float64 { return scoreCodeIO(answer, it.Answer) },
-		Retry:       true,
+		// 2: input_prediction_probability is the chance of the prompt that
+		// shows the input, as in reasoning-gym's code (1 had it reversed).
+		Revision:   2,
+		DataDigest: envs.Digest(codeioData),
+		Defaults:   CodeIOOptions{InputPredictionProbability: 0.5},
+		Generate:   generateCodeIO,
+		Score:      func(answer string, it *rg.Item) float64 { return scoreCodeIO(answer, it.Answer) },
+		Retry:      true,
 	})
 }
 
@@ -155,12 +157,15 @@ func generateCodeIO(rng *rand.Rand, o CodeIOOptions) (rg.Item, error) {
 	e := pool[rng.IntN(len(pool))]
 	p := e.Pairs[rng.IntN(len(e.Pairs))]
 	var q, answer, kind string
+	// As reasoning-gym's code has it (not as the option's name reads):
+	// below input_prediction_probability, the prompt shows the input and
+	// asks for the output.
 	if rng.Float64() < o.InputPredictionProbability {
-		q = fmt.Sprintf(codeioInputPrompt, e.TaskDescription, e.InputOutputSpec, p.OutputStr, e.CodeSample)
-		answer, kind = p.InputJSON, "input"
-	} else {
 		q = fmt.Sprintf(codeioOutputPrompt, e.TaskDescription, e.InputOutputSpec, p.InputStr, e.CodeSample)
 		answer, kind = p.OutputJSON, "output"
+	} else {
+		q = fmt.Sprintf(codeioInputPrompt, e.TaskDescription, e.InputOutputSpec, p.OutputStr, e.CodeSample)
+		answer, kind = p.InputJSON, "input"
 	}
 	return rg.Item{
 		Question: q,

@@ -82,14 +82,15 @@ func TestCodeIOItems(t *testing.T) {
 			}
 		}
 	}
+	// reasoning-gym's own rule: below the probability, the input is shown.
 	r := registry(t)
 	for seed := range uint64(30) {
-		_, e := rgtest.Reset(t, r, "rg:codeio", map[string]any{"input_prediction_probability": 1}, seed)
+		_, e := rgtest.Reset(t, r, "rg:codeio", map[string]any{"input_prediction_probability": 0}, seed)
 		it := e.Item()
 		if !strings.Contains(it.Question, "Given the following output:") || it.Answer != string(it.Meta["input_data"].(json.RawMessage)) {
 			t.Fatalf("seed %d: input prediction asks\n%s\nanswer %s", seed, it.Question, it.Answer)
 		}
-		_, e = rgtest.Reset(t, r, "rg:codeio", map[string]any{"input_prediction_probability": 0}, seed)
+		_, e = rgtest.Reset(t, r, "rg:codeio", map[string]any{"input_prediction_probability": 1}, seed)
 		it = e.Item()
 		if !strings.Contains(it.Question, "Given the following input:") || it.Answer != string(it.Meta["output_data"].(json.RawMessage)) {
 			t.Fatalf("seed %d: output prediction asks\n%s\nanswer %s", seed, it.Question, it.Answer)
