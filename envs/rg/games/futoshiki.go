@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/rg"
@@ -369,33 +368,5 @@ func futoshikiString(n int, cells []int, rels []futRel) string {
 // The solution is unique, so comparing with it is checking the rules.
 func scoreFutoshiki(answer string, it *rg.Item) float64 {
 	d := it.Data.(*futoshikiItem)
-	row, right := 0, 0
-	for _, ln := range strings.Split(answer, "\n") {
-		if row >= d.n {
-			break
-		}
-		var nums []int
-		for _, c := range ln {
-			if c >= '1' && c <= '9' {
-				nums = append(nums, int(c-'0'))
-			}
-		}
-		if len(nums) != d.n {
-			continue
-		}
-		for j, v := range nums {
-			if d.solution[row*d.n+j] == v {
-				right++
-			}
-		}
-		row++
-	}
-	if right == len(d.solution) {
-		return 1
-	}
-	score := 0.9 * float64(right) / float64(len(d.solution))
-	if a, r := utf8.RuneCountInString(answer), utf8.RuneCountInString(d.answer); a > r {
-		score *= float64(r) / float64(a)
-	}
-	return score
+	return scoreDigitGrid(answer, d.n, d.solution, d.answer)
 }

@@ -264,10 +264,17 @@ func registerMiniSudoku(r *envs.Registry) error {
 // too). The solution is unique, so comparing with it is checking the rules.
 func scoreSudoku(answer string, it *rg.Item) float64 {
 	d := it.Data.(*sudokuItem)
-	sol := d.solution
+	return scoreDigitGrid(answer, d.solution.n, d.solution.cells, d.answer)
+}
+
+// scoreDigitGrid is the grid puzzles' partial credit (sudoku, futoshiki):
+// 1 when every cell of the n × n solution is right, else the fraction of
+// cells right times 0.9, times len(reference)/len(answer) when the answer
+// is longer. An answer row is the digits 1–9 of a line with n of them.
+func scoreDigitGrid(answer string, n int, solution []int, reference string) float64 {
 	row, right := 0, 0
 	for _, ln := range strings.Split(answer, "\n") {
-		if row >= sol.n {
+		if row >= n {
 			break
 		}
 		var nums []int
@@ -276,21 +283,21 @@ func scoreSudoku(answer string, it *rg.Item) float64 {
 				nums = append(nums, int(c-'0'))
 			}
 		}
-		if len(nums) != sol.n {
+		if len(nums) != n {
 			continue
 		}
 		for j, v := range nums {
-			if sol.cells[row*sol.n+j] == v {
+			if solution[row*n+j] == v {
 				right++
 			}
 		}
 		row++
 	}
-	if right == len(sol.cells) {
+	if right == len(solution) {
 		return 1
 	}
-	score := 0.9 * float64(right) / float64(len(sol.cells))
-	if a, r := utf8.RuneCountInString(answer), utf8.RuneCountInString(d.answer); a > r {
+	score := 0.9 * float64(right) / float64(len(solution))
+	if a, r := utf8.RuneCountInString(answer), utf8.RuneCountInString(reference); a > r {
 		score *= float64(r) / float64(a)
 	}
 	return score
