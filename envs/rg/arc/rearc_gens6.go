@@ -65,27 +65,7 @@ var rearcGens6 = []rearcEntry{
 		}
 		return gi, gout
 	}},
-	{"94f9d214", func(g *gen) (Grid, Grid) {
-		cols := without(allColors, 2)
-		h, w := g.unif(2, 30), g.unif(2, 14)
-		bgc := choice(g, cols)
-		rem := without(cols, bgc)
-		acol := choice(g, rem)
-		bcol := choice(g, without(rem, acol))
-		c := canvas(bgc, h, w)
-		inds := asindices(c)
-		numadev, numbdev := g.unif(0, h*w/2), g.unif(0, h*w/2)
-		numa := choice(g, []int{numadev, h*w - numadev})
-		numb := choice(g, []int{numadev, h*w - numbdev}) // numadev: RE-ARC's
-		numa, numb = min(max(1, numa), h*w-1), min(max(1, numb), h*w-1)
-		aset, bset := sample(g, inds, numa), sample(g, inds, numb)
-		gi := hconcat(fill(c, acol, aset), fill(c, bcol, bset))
-		gout := fill(c, 2, minus(minus(inds, aset), bset))
-		if choice(g, []bool{true, false}) {
-			return dmirror(gi), dmirror(gout)
-		}
-		return gi, gout
-	}},
+	{"94f9d214", twoLayers},
 	{"95990924", func(g *gen) (Grid, Grid) {
 		cols := without(allColors, 1, 2, 3, 4)
 		h, w := g.unif(6, 30), g.unif(6, 30)
