@@ -26,8 +26,8 @@ func validGrid(g Grid) error {
 // most 30×30, colours 0..9) at the lowest, the highest and random
 // difficulties.
 func TestRearcGenerators(t *testing.T) {
-	if len(rearcGens) < 110 {
-		t.Fatalf("%d generators ported, want at least 110", len(rearcGens))
+	if len(rearcGens) < 139 {
+		t.Fatalf("%d generators ported, want at least 139", len(rearcGens))
 	}
 	seen := map[string]bool{}
 	for _, e := range rearcGens {
@@ -161,6 +161,70 @@ func TestRearcQuestion(t *testing.T) {
 	} {
 		if _, err := r.Make("rg:rearc", o); err == nil || !strings.Contains(err.Error(), opt) {
 			t.Errorf("options %v: %v, want an error naming %s", o, err, opt)
+		}
+	}
+}
+
+// TestRearcFunctions: for the generators whose output is a function of the
+// input alone, the output is that function (written here independently of
+// the generators).
+func TestRearcFunctions(t *testing.T) {
+	recolour := func(m map[int]int) func(Grid) Grid {
+		return func(in Grid) Grid {
+			h, w := dims(in)
+			return build(h, w, func(i, j int) int {
+				if c, ok := m[in[i][j]]; ok {
+					return c
+				}
+				return in[i][j]
+			})
+		}
+	}
+	transpose := func(in Grid) Grid {
+		h, w := dims(in)
+		return build(w, h, func(i, j int) int { return in[j][i] })
+	}
+	tile := func(in Grid, n, m int) Grid {
+		h, w := dims(in)
+		return build(h*n, w*m, func(i, j int) int { return in[i%h][j%w] })
+	}
+	rules := map[string]func(Grid) Grid{
+		"74dd1130": transpose,
+		"68b16354": func(in Grid) Grid {
+			h, w := dims(in)
+			return build(h, w, func(i, j int) int { return in[h-1-i][j] })
+		},
+		"9172f3a0": func(in Grid) Grid {
+			h, w := dims(in)
+			return build(3*h, 3*w, func(i, j int) int { return in[i/3][j/3] })
+		},
+		"a416b8f3": func(in Grid) Grid { return tile(in, 1, 2) },
+		"d10ecb37": func(in Grid) Grid { return Grid{in[0][:2], in[1][:2]} },
+		"0d3d703e": recolour(map[int]int{1: 5, 2: 6, 3: 4, 4: 3, 5: 1, 6: 2, 8: 9, 9: 8}),
+		"c8f0f002": recolour(map[int]int{7: 5}),
+		"b1948b0a": recolour(map[int]int{6: 2}),
+		"d511f180": recolour(map[int]int{5: 8, 8: 5}),
+		"2dee498d": func(in Grid) Grid { return crop(in, 0, 0, len(in), len(in[0])/3) },
+	}
+	byID := map[string]rearcGen{}
+	for _, e := range rearcGens {
+		byID[e.id] = e.gen
+	}
+	for id, rule := range rules {
+		g := &gen{rng: envs.NewRand(11), lb: 0, ub: 1}
+		for range 40 {
+			in, out := byID[id](g)
+			if want := rule(in); !equalGrids(out, want) {
+				t.Fatalf("%s: input\n%s\noutput\n%s\nwant\n%s", id, formatBoard(in), formatBoard(out), formatBoard(want))
+			}
+		}
+	}
+	// 7b7f7511: the input is the output doubled along one side.
+	g := &gen{rng: envs.NewRand(12), lb: 0, ub: 1}
+	for range 40 {
+		in, out := byID["7b7f7511"](g)
+		if !equalGrids(in, tile(out, 1, 2)) && !equalGrids(in, tile(out, 2, 1)) {
+			t.Fatalf("7b7f7511: input\n%s\noutput\n%s", formatBoard(in), formatBoard(out))
 		}
 	}
 }
