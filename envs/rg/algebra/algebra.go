@@ -14,7 +14,7 @@
 //
 // The scorers follow reasoning-gym's score_answer, and accept equivalent
 // answers its sympy calls turn down: implicit multiplication (2x), ^ for
-// powers, any term order, any antiderivative. docs/rg/algebra.md lists
+// powers, any term order, any antiderivative. docs/envs.md ("The reasoning-gym catalogue") lists
 // every rule and every place this package is more lenient.
 package algebra
 

@@ -1,6 +1,6 @@
 // Package arithmetic is reasoning-gym's arithmetic family as rg: envs:
 // rg:basic_arithmetic (this file) and, on the envs/rg core, the family's
-// other 17 datasets (tasks.go registers them; docs/rg/arithmetic.md lists
+// other 17 datasets (tasks.go registers them; docs/envs.md ("The reasoning-gym catalogue") lists
 // their rules, options and scoring).
 //
 // rg:basic_arithmetic is GEM's, reasoning-gym's basic_arithmetic dataset

@@ -3,7 +3,7 @@
 // number_sequence, rectangle_count and rubiks_cube. Each is a Task built from
 // reasoning-gym 0.1.23's rules (config fields and defaults, question
 // wording, answer form, score_answer) with Quarry's own generator; the
-// differences are listed in docs/rg/cognition.md.
+// differences are listed in docs/envs.md ("The reasoning-gym catalogue").
 package cognition
 
 import (

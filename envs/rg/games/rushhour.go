@@ -16,7 +16,7 @@ import (
 )
 
 // rushData is reasoning-gym's reasoning_gym/data/rush_18k.txt, unchanged
-// (docs/rg/games-search.md, "Data"): one puzzle a line, its fewest moves,
+// (docs/envs.md ("The reasoning-gym catalogue"), "Data"): one puzzle a line, its fewest moves,
 // its 36-cell board (o empty, x wall, a letter per vehicle) and the size
 // of its state cluster.
 //

@@ -3,7 +3,7 @@
 // advanced_geometry (orthocenter, incircle radius and angle of a triangle
 // with integer vertices). Each is a Task built from reasoning-gym 0.1.23's
 // rules (config fields and defaults, question wording, answer form,
-// score_answer) with Quarry's own generator; docs/rg/geometry.md lists the
+// score_answer) with Quarry's own generator; docs/envs.md ("The reasoning-gym catalogue") lists the
 // differences.
 package geometry
 

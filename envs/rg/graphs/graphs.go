@@ -2,7 +2,7 @@
 // course_schedule, family_relationships, largest_island, quantum_lock and
 // shortest_path. Each is a Task built from reasoning-gym 0.1.23's rules
 // (config fields and defaults, question wording, answer form, score_answer)
-// with Quarry's own generator; docs/rg/graphs.md lists the differences.
+// with Quarry's own generator; docs/envs.md ("The reasoning-gym catalogue") lists the differences.
 package graphs
 
 import (

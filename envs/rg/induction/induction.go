@@ -3,7 +3,7 @@
 // (abstract causal reasoning over Blicket-detector experiments). Each is a
 // Task built from reasoning-gym 0.1.23's rules (config fields and
 // defaults, question wording, answer form, score_answer) with Quarry's own
-// generator; docs/rg/induction.md lists the differences, PROVENANCE.md the
+// generator; docs/envs.md ("The reasoning-gym catalogue") lists the differences, PROVENANCE.md the
 // embedded data.
 package induction
 

@@ -3,7 +3,7 @@
 // and zebra_puzzles. Each is a Task built from reasoning-gym 0.1.23's rules
 // (config fields and defaults, question wording, answer form, score_answer)
 // with Quarry's own generator; the differences are listed in
-// docs/rg/logic.md.
+// docs/envs.md ("The reasoning-gym catalogue").
 package logic
 
 import (
