@@ -89,16 +89,16 @@ var SimpleEquations = rg.Task[SimpleEquationsOptions]{
 
 func generateSimpleEquation(rng *rand.Rand, o SimpleEquationsOptions) (rg.Item, error) {
 	v := string(rune('a' + rng.IntN(26)))
-	n := between(rng, o.MinTerms, o.MaxTerms)
+	n := rg.Between(rng, o.MinTerms, o.MaxTerms)
 	// Each term is a*v + b; all constants first, then one becomes the
 	// variable's term.
 	type lin struct{ a, b *big.Int }
 	terms := make([]lin, n)
 	for i := range terms {
-		terms[i] = lin{new(big.Int), big.NewInt(int64(between(rng, o.MinValue, o.MaxValue)))}
+		terms[i] = lin{new(big.Int), big.NewInt(int64(rg.Between(rng, o.MinValue, o.MaxValue)))}
 	}
 	pos := rng.IntN(n)
-	coef := int64(between(rng, o.MinValue, o.MaxValue))
+	coef := int64(rg.Between(rng, o.MinValue, o.MaxValue))
 	hasMul := false
 	for _, op := range o.Operators {
 		hasMul = hasMul || op == "*"
@@ -121,7 +121,7 @@ func generateSimpleEquation(rng *rand.Rand, o SimpleEquationsOptions) (rg.Item, 
 			e = lin{a, new(big.Int).Mul(e.b, t.b)}
 		}
 	}
-	sol := between(rng, o.MinValue, o.MaxValue)
+	sol := rg.Between(rng, o.MinValue, o.MaxValue)
 	right := new(big.Int).Mul(e.a, big.NewInt(int64(sol)))
 	right.Add(right, e.b)
 	left := monomial(new(big.Rat).SetInt(e.a), v, 1).plus(constPoly(new(big.Rat).SetInt(e.b)))
@@ -250,7 +250,7 @@ var ComplexArithmetic = rg.Task[ComplexArithmeticOptions]{
 func generateComplex(rng *rand.Rand, o ComplexArithmeticOptions) (rg.Item, error) {
 	op := o.Operations[weighted(rng, o.OperationsWeights)]
 	draw := func() (int64, int64) {
-		return int64(between(rng, o.MinReal, o.MaxReal)), int64(between(rng, o.MinImag, o.MaxImag))
+		return int64(rg.Between(rng, o.MinReal, o.MaxReal)), int64(rg.Between(rng, o.MinImag, o.MaxImag))
 	}
 	ar, ai := draw()
 	br, bi := draw()

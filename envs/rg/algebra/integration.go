@@ -111,8 +111,6 @@ func minMax(lo, hi int, loName, hiName string) error {
 	return nil
 }
 
-func between(rng *rand.Rand, lo, hi int) int { return lo + rng.IntN(hi-lo+1) }
-
 func pick[T any](rng *rand.Rand, xs []T) T { return xs[rng.IntN(len(xs))] }
 
 // signed negates v when a drawn operator is "-" (reasoning-gym's
@@ -175,19 +173,19 @@ var SimpleIntegration = rg.Task[SimpleIntegrationOptions]{
 }
 
 func generateSimpleIntegration(rng *rand.Rand, o SimpleIntegrationOptions) (rg.Item, error) {
-	n := between(rng, o.MinTerms, o.MaxTerms)
+	n := rg.Between(rng, o.MinTerms, o.MaxTerms)
 	v := pick(rng, o.Symbols)
 	f := poly{}
 	for range n {
 		// A coefficient: an integer half the time, else over 2..10.
 		var num, den int64 = 0, 1
 		if rng.IntN(2) == 0 {
-			num = int64(between(rng, o.MinBounds, o.MaxBounds))
+			num = int64(rg.Between(rng, o.MinBounds, o.MaxBounds))
 		} else {
-			den = int64(between(rng, 2, 10))
-			num = int64(between(rng, o.MinBounds, o.MaxBounds))
+			den = int64(rg.Between(rng, 2, 10))
+			num = int64(rg.Between(rng, o.MinBounds, o.MaxBounds))
 		}
-		k := between(rng, o.MinDegree, o.MaxDegree)
+		k := rg.Between(rng, o.MinDegree, o.MaxDegree)
 		c := big.NewRat(num, den)
 		if pick(rng, o.Operators) == "-" {
 			c.Neg(c)
@@ -358,9 +356,9 @@ func generateIntermediate(rng *rand.Rand, o IntermediateIntegrationOptions) (rg.
 	typ := o.ProblemTypes[weighted(rng, o.ProblemTypeWeights)]
 	v := pick(rng, o.Symbols)
 	outer := func() *big.Rat {
-		return rat(signed(rng, o.Operators, between(rng, o.OuterConstantMin, o.OuterConstantMax)))
+		return rat(signed(rng, o.Operators, rg.Between(rng, o.OuterConstantMin, o.OuterConstantMax)))
 	}
-	coef := func() int { return between(rng, o.LinearLowerBound, o.LinearUpperBound) }
+	coef := func() int { return rg.Between(rng, o.LinearLowerBound, o.LinearUpperBound) }
 	var integrand, answer string
 	meta := map[string]any{"problem_type": typ}
 	switch typ {
@@ -370,7 +368,7 @@ func generateIntermediate(rng *rand.Rand, o IntermediateIntegrationOptions) (rg.
 		if pick(rng, o.Operators) == "-" {
 			b = -b
 		}
-		n := between(rng, o.MinLinearDegree, o.MaxLinearDegree)
+		n := rg.Between(rng, o.MinLinearDegree, o.MaxLinearDegree)
 		k := outer()
 		integrand = scaledText(k, powText("("+linText(v, a, b)+")", n))
 		// sympy integrates the expanded power term by term: no constant.
@@ -391,13 +389,13 @@ func generateIntermediate(rng *rand.Rand, o IntermediateIntegrationOptions) (rg.
 		answer = scaledText(new(big.Rat).Mul(k, big.NewRat(2, 3)), "("+u+")**(3/2)")
 	case "log_inverse_trig":
 		fn := pick(rng, []string{"log", "asin", "atan"})
-		c := between(rng, 1, 3)
+		c := rg.Between(rng, 1, 3)
 		var arg string
 		m := 1
 		if fn == "log" {
 			arg = v
 			if rng.Float64() >= 0.8 {
-				m = between(rng, 2, 3)
+				m = rg.Between(rng, 2, 3)
 				arg = powText(v, m)
 			}
 		} else {
@@ -420,7 +418,7 @@ func generateIntermediate(rng *rand.Rand, o IntermediateIntegrationOptions) (rg.
 		fn := pick(rng, []string{"sin", "cos"})
 		a := signed(rng, o.Operators, coef())
 		b := signed(rng, o.Operators, coef())
-		p := between(rng, 1, 4)
+		p := rg.Between(rng, 1, 4)
 		k := outer()
 		u := linText(v, a, b)
 		if fn == "sin" {
@@ -431,11 +429,11 @@ func generateIntermediate(rng *rand.Rand, o IntermediateIntegrationOptions) (rg.
 		answer = scaledText(new(big.Rat).Quo(k, rat(p+1)), powText(call(fn, u), p+1))
 		meta["function"] = fn
 	case "polynomial_exp_trig":
-		n := between(rng, o.MinPolyDegree, o.MaxPolyDegree)
+		n := rg.Between(rng, o.MinPolyDegree, o.MaxPolyDegree)
 		fn := pick(rng, []string{"exp", "sin", "cos"})
 		c := 1
 		if fn != "exp" {
-			c = between(rng, 1, 3)
+			c = rg.Between(rng, 1, 3)
 		}
 		k := outer()
 		integrand, answer = byParts(v, n, fn, c, k)
@@ -478,7 +476,7 @@ func generateIntermediate(rng *rand.Rand, o IntermediateIntegrationOptions) (rg.
 			answer = scaledText(half, powText(s, 2))
 		}
 	case "repeated_parts":
-		n := between(rng, 3, o.MaxPolyDegree)
+		n := rg.Between(rng, 3, o.MaxPolyDegree)
 		fn := pick(rng, []string{"sin", "cos", "exp"})
 		k := outer()
 		integrand, answer = byParts(v, n, fn, 1, k)

@@ -116,7 +116,7 @@ func generatePolynomialEquation(rng *rand.Rand, o PolynomialEquationsOptions) (r
 	)
 	for range equationDraws {
 		v = string(equationVariables[rng.IntN(len(equationVariables))])
-		degree = between(rng, o.MinDegree, o.MaxDegree)
+		degree = rg.Between(rng, o.MinDegree, o.MaxDegree)
 		p = drawEquation(rng, o, v, degree)
 		var err error
 		if roots, err = polyRoots(p, v); err != nil {
@@ -158,11 +158,11 @@ func generatePolynomialEquation(rng *rand.Rand, o PolynomialEquationsOptions) (r
 // rest of degrees 0..degree, each coefficient in the value range, negated
 // half the time when "-" is an operator.
 func drawEquation(rng *rand.Rand, o PolynomialEquationsOptions, v string, degree int) poly {
-	n := between(rng, o.MinTerms, o.MaxTerms)
+	n := rg.Between(rng, o.MinTerms, o.MaxTerms)
 	exps := make([]int, 0, n)
 	exps = append(exps, degree)
 	for range n - 1 {
-		exps = append(exps, between(rng, 0, degree))
+		exps = append(exps, rg.Between(rng, 0, degree))
 	}
 	minus := false
 	for _, op := range o.Operators {
@@ -170,7 +170,7 @@ func drawEquation(rng *rand.Rand, o PolynomialEquationsOptions, v string, degree
 	}
 	p := poly{}
 	for _, e := range exps {
-		c := between(rng, o.MinValue, o.MaxValue)
+		c := rg.Between(rng, o.MinValue, o.MaxValue)
 		if minus && rng.Float64() < 0.5 {
 			c = -c
 		}
@@ -426,7 +426,7 @@ func generateMultiplication(rng *rand.Rand, o PolynomialMultiplicationOptions) (
 	if !o.AllowCrossVariableProduct {
 		shared = drawMonomials(rng, o)
 	}
-	k := between(rng, o.MinPolynomials, o.MaxPolynomials)
+	k := rg.Between(rng, o.MinPolynomials, o.MaxPolynomials)
 	minus := false
 	for _, op := range o.Operators {
 		minus = minus || op == "-"
@@ -439,8 +439,8 @@ func generateMultiplication(rng *rand.Rand, o PolynomialMultiplicationOptions) (
 			monos = drawMonomials(rng, o)
 		}
 		f := poly{}
-		for range between(rng, o.MinTerms, o.MaxTerms) {
-			c := between(rng, o.MinValue, o.MaxValue)
+		for range rg.Between(rng, o.MinTerms, o.MaxTerms) {
+			c := rg.Between(rng, o.MinValue, o.MaxValue)
 			m := monos[rng.IntN(len(monos))]
 			if minus && rng.Float64() < 0.5 {
 				c = -c

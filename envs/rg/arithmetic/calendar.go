@@ -80,13 +80,13 @@ func daysBetween(a, b time.Time) int { return int(b.Sub(a).Hours() / 24) }
 
 // randomDate is reasoning-gym's _random_date_for_year: a month, then a day.
 func randomDate(rng *rand.Rand, year int) time.Time {
-	m := randInt(rng, 1, 12)
-	return day(year, m, randInt(rng, 1, daysIn(year, m)))
+	m := rg.Between(rng, 1, 12)
+	return day(year, m, rg.Between(rng, 1, daysIn(year, m)))
 }
 
 // randomDateBetween is reasoning-gym's _random_date_between, inclusive.
 func randomDateBetween(rng *rand.Rand, a, b time.Time) time.Time {
-	return a.AddDate(0, 0, randInt(rng, 0, daysBetween(a, b)))
+	return a.AddDate(0, 0, rg.Between(rng, 0, daysBetween(a, b)))
 }
 
 // monthDay writes "March 13" (Python's strftime('%B') and the day unpadded).
@@ -106,7 +106,7 @@ type calendarItem struct {
 var calendarGenerators = map[string]func(*rand.Rand, CalendarArithmeticOptions) calendarItem{
 	"weekday_offset": func(rng *rand.Rand, o CalendarArithmeticOptions) calendarItem {
 		start := randomDate(rng, o.Year)
-		offset := randInt(rng, 1, o.OffsetUpperBound)
+		offset := rg.Between(rng, 1, o.OffsetUpperBound)
 		if rng.IntN(2) == 0 {
 			offset = -offset
 		}
@@ -159,7 +159,7 @@ var calendarGenerators = map[string]func(*rand.Rand, CalendarArithmeticOptions) 
 			map[string]any{"year": o.Year, "first_day": f, "target_date": isoDate(target), "delta_days": delta}}
 	},
 	"recurring_event_day": func(rng *rand.Rand, o CalendarArithmeticOptions) calendarItem {
-		month := randInt(rng, 1, 12)
+		month := rg.Between(rng, 1, 12)
 		ordinals := []string{"first", "second", "third", "fourth", "last"}
 		ord := rng.IntN(len(ordinals))
 		wd := rng.IntN(7)
@@ -237,7 +237,7 @@ var calendarGenerators = map[string]func(*rand.Rand, CalendarArithmeticOptions) 
 	},
 	"is_leap_year": func(rng *rand.Rand, o CalendarArithmeticOptions) calendarItem {
 		semi := o.LeapYearRange / 2
-		y := randInt(rng, o.Year-semi, o.Year+semi)
+		y := rg.Between(rng, o.Year-semi, o.Year+semi)
 		answer := "No"
 		if isLeap(y) {
 			answer = "Yes"

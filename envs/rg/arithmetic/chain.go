@@ -47,8 +47,8 @@ var chainSumTask = rg.Task[ChainSumOptions]{
 	Revision:    1,
 	Defaults:    ChainSumOptions{MinTerms: 2, MaxTerms: 6, MinDigits: 1, MaxDigits: 4},
 	Generate: func(rng *rand.Rand, o ChainSumOptions) (rg.Item, error) {
-		terms := randInt(rng, o.MinTerms, o.MaxTerms)
-		digits := randInt(rng, o.MinDigits, o.MaxDigits)
+		terms := rg.Between(rng, o.MinTerms, o.MaxTerms)
+		digits := rg.Between(rng, o.MinDigits, o.MaxDigits)
 		lo, hi := digitRange(digits, o.AllowNegation)
 		var expr strings.Builder
 		sum := new(big.Int)
@@ -84,8 +84,8 @@ var productsTask = rg.Task[ProductsOptions]{
 	Revision:    1,
 	Defaults:    ProductsOptions{MinTerms: 2, MaxTerms: 2, MinDigits: 1, MaxDigits: 5},
 	Generate: func(rng *rand.Rand, o ProductsOptions) (rg.Item, error) {
-		terms := randInt(rng, o.MinTerms, o.MaxTerms)
-		digits := randInt(rng, o.MinDigits, o.MaxDigits)
+		terms := rg.Between(rng, o.MinTerms, o.MaxTerms)
+		digits := rg.Between(rng, o.MinDigits, o.MaxDigits)
 		lo, hi := digitRange(digits, o.AllowNegation)
 		parts := make([]string, terms)
 		prod := big.NewInt(1)

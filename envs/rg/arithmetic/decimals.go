@@ -68,8 +68,8 @@ var decimalChainSumTask = rg.Task[DecimalChainSumOptions]{
 // fraction·10^dp < 10^dp), then + or - between terms. Values are exact:
 // integers scaled by 10^(largest decimal places).
 func generateDecimalChainSum(rng *rand.Rand, o DecimalChainSumOptions) (rg.Item, error) {
-	terms := randInt(rng, o.MinTerms, o.MaxTerms)
-	digits := randInt(rng, o.MinDigits, o.MaxDigits)
+	terms := rg.Between(rng, o.MinTerms, o.MaxTerms)
+	digits := rg.Between(rng, o.MinDigits, o.MaxDigits)
 	lo, hi := digitRange(digits, o.AllowNegation)
 	ints := make([]*big.Int, terms)
 	dps := make([]int, terms)
@@ -78,7 +78,7 @@ func generateDecimalChainSum(rng *rand.Rand, o DecimalChainSumOptions) (rg.Item,
 		ints[i] = randBig(rng, lo, hi)
 	}
 	for i := range dps {
-		dps[i] = randInt(rng, o.MinDecimalPlaces, o.MaxDecimalPlaces)
+		dps[i] = rg.Between(rng, o.MinDecimalPlaces, o.MaxDecimalPlaces)
 		maxDP = max(maxDP, dps[i])
 	}
 	scaled := make([]*big.Int, terms) // term · 10^maxDP
@@ -171,7 +171,7 @@ var decimalArithmeticTask = rg.Task[DecimalArithmeticOptions]{
 	Revision:    1,
 	Defaults:    DecimalArithmeticOptions{MinNumDecimalPlaces: 3, MaxNumDecimalPlaces: 3, MinTerms: 2, MaxTerms: 6, Precision: 12},
 	Generate: func(rng *rand.Rand, o DecimalArithmeticOptions) (rg.Item, error) {
-		terms := randInt(rng, o.MinTerms, o.MaxTerms)
+		terms := rg.Between(rng, o.MinTerms, o.MaxTerms)
 		var expr string
 		var v *big.Rat
 		for try := range decimalTries {
@@ -233,7 +233,7 @@ func decimalExpression(rng *rand.Rand, o DecimalArithmeticOptions, terms int, op
 	operands := make([]string, terms)
 	operators := make([]byte, 0, terms)
 	for i := range operands {
-		ndp := randInt(rng, o.MinNumDecimalPlaces, o.MaxNumDecimalPlaces)
+		ndp := rg.Between(rng, o.MinNumDecimalPlaces, o.MaxNumDecimalPlaces)
 		raw := randBig(rng, big.NewInt(1), new(big.Int).Mul(big.NewInt(10), bigPow10(ndp)))
 		operands[i] = formatScaled(raw, ndp, ndp)
 		if i < terms-1 {
@@ -252,7 +252,7 @@ func group(rng *rand.Rand, b *strings.Builder, operands []string, operators []by
 		b.WriteString(operands[0])
 		return
 	}
-	split := randInt(rng, 1, len(operands)-1)
+	split := rg.Between(rng, 1, len(operands)-1)
 	var inner strings.Builder
 	group(rng, &inner, operands[:split], operators[:split-1])
 	inner.WriteByte(operators[split-1])

@@ -61,7 +61,7 @@ var diceTask = rg.Task[DiceOptions]{
 		for range o.NumDice - 1 {
 			d := 2
 			if o.MaxDiceSize > 2 {
-				d = randInt(rng, 2, o.MaxDiceSize-1)
+				d = rg.Between(rng, 2, o.MaxDiceSize-1)
 			}
 			dice = append(dice, d)
 		}
@@ -70,7 +70,7 @@ var diceTask = rg.Task[DiceOptions]{
 		for _, d := range dice {
 			hi += d
 		}
-		target := randInt(rng, lo+(hi-lo)/3, lo+2*(hi-lo)/3)
+		target := rg.Between(rng, lo+(hi-lo)/3, lo+2*(hi-lo)/3)
 		ways, total := atLeast(dice, target)
 		p := new(big.Rat).SetFrac(ways, total)
 		names := make([]string, len(dice))

@@ -53,7 +53,7 @@ func validateNumbers(minN, maxN int, minV, maxV int64) error {
 
 // drawNumbers draws reasoning-gym's list: a count, then that many values.
 func drawNumbers(rng *rand.Rand, minN, maxN int, minV, maxV int64) []int64 {
-	nums := make([]int64, randInt(rng, minN, maxN))
+	nums := make([]int64, rg.Between(rng, minN, maxN))
 	for i := range nums {
 		nums[i] = randInt64(rng, minV, maxV)
 	}

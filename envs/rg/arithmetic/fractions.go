@@ -64,21 +64,21 @@ type fraction struct{ num, den, simpleNum, simpleDen int }
 // is the numerator; both scaled by a factor.
 func drawFraction(rng *rand.Rand, o FractionSimplificationOptions) (fraction, int) {
 	for range 10 {
-		n, d := randInt(rng, o.MinValue, o.MaxValue), randInt(rng, o.MinValue, o.MaxValue)
+		n, d := rg.Between(rng, o.MinValue, o.MaxValue), rg.Between(rng, o.MinValue, o.MaxValue)
 		g := int(gcd64(int64(n), int64(d)))
 		n, d = n/g, d/g
 		if n >= o.MinValue && d >= o.MinValue {
 			return scaleFraction(rng, o, n, d)
 		}
 	}
-	return scaleFraction(rng, o, randInt(rng, o.MinValue, o.MaxValue), randInt(rng, o.MinValue, o.MaxValue))
+	return scaleFraction(rng, o, rg.Between(rng, o.MinValue, o.MaxValue), rg.Between(rng, o.MinValue, o.MaxValue))
 }
 
 func scaleFraction(rng *rand.Rand, o FractionSimplificationOptions, n, d int) (fraction, int) {
 	if n > d {
 		n, d = d, n
 	}
-	k := randInt(rng, o.MinFactor, o.MaxFactor)
+	k := rg.Between(rng, o.MinFactor, o.MaxFactor)
 	return fraction{n * k, d * k, n, d}, k
 }
 

@@ -30,7 +30,7 @@ func (g gsmRand) choice(xs ...string) string { return xs[g.rng.IntN(len(xs))] }
 func (g gsmRand) choiceInt(xs ...int) int { return xs[g.rng.IntN(len(xs))] }
 
 // randint is random.randint: lo to hi inclusive.
-func (g gsmRand) randint(lo, hi int) int { return randInt(g.rng, lo, hi) }
+func (g gsmRand) randint(lo, hi int) int { return rg.Between(g.rng, lo, hi) }
 
 // randrange is random.randrange(lo, hi, step): lo, lo+step, … below hi.
 func (g gsmRand) randrange(lo, hi, step int) int { return lo + step*g.rng.IntN((hi-lo+step-1)/step) }

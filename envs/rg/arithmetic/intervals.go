@@ -221,7 +221,7 @@ func drawTimes(rng *rand.Rand, o TimeIntervalsOptions, kind string) (start, end,
 	h, m, s := rng.IntN(24), rng.IntN(60), rng.IntN(60)
 	base := time.Date(2000, 1, 1, h, m, s, 0, time.UTC)
 	untilMidnight := (24-h)*3600 - m*60 - s
-	diff := randInt(rng, 1, min(o.MaxTimeDifferenceSeconds, untilMidnight))
+	diff := rg.Between(rng, 1, min(o.MaxTimeDifferenceSeconds, untilMidnight))
 	stop := base.Add(time.Duration(diff) * time.Second)
 	if kind == "time_ms" {
 		base = base.Add(time.Duration(rng.IntN(1000)) * time.Millisecond)
@@ -244,7 +244,7 @@ func drawDates(rng *rand.Rand, o TimeIntervalsOptions, lo, hi time.Time) (start,
 	span := int(hi.Sub(lo).Hours() / 24)
 	maxDiff := min(o.MaxDateDifferenceDays, span)
 	d0 := lo.AddDate(0, 0, rng.IntN(span-maxDiff))
-	diff := randInt(rng, 0, maxDiff)
+	diff := rg.Between(rng, 0, maxDiff)
 	d1 := d0.AddDate(0, 0, diff)
 	return d0.Format(f.layout), d1.Format(f.layout), f.strftime, "D days",
 		interval{kind: "date", ms: int64(diff) * 86400000, maxDiff: float64(o.MaxDateDifferenceDays) * 86400}
@@ -258,13 +258,13 @@ func drawDatetimes(rng *rand.Rand, o TimeIntervalsOptions, lo, hi time.Time) (st
 	f := datetimeFormats[rng.IntN(len(datetimeFormats))]
 	expected = [...]string{"D days, HH:MM", "D days, HH:MM:SS"}[rng.IntN(2)]
 	span := int(hi.Sub(lo).Hours() / 24)
-	base := lo.AddDate(0, 0, randInt(rng, 0, span)).Add(time.Duration(rng.IntN(24))*time.Hour +
+	base := lo.AddDate(0, 0, rg.Between(rng, 0, span)).Add(time.Duration(rng.IntN(24))*time.Hour +
 		time.Duration(rng.IntN(60))*time.Minute + time.Duration(rng.IntN(60))*time.Second)
-	diffDays := randInt(rng, 0, o.MaxDateDifferenceDays)
-	diffSeconds := randInt(rng, 1, o.MaxTimeDifferenceSeconds)
+	diffDays := rg.Between(rng, 0, o.MaxDateDifferenceDays)
+	diffSeconds := rg.Between(rng, 1, o.MaxTimeDifferenceSeconds)
 	startOff, endOff := 0, 0
 	if f.tz {
-		startOff, endOff = randInt(rng, -12, 12), randInt(rng, -12, 12)
+		startOff, endOff = rg.Between(rng, -12, 12), rg.Between(rng, -12, 12)
 	}
 	stop := base.AddDate(0, 0, diffDays).Add(time.Duration(diffSeconds) * time.Second)
 	start, t0 := showClock(base, f, startOff)

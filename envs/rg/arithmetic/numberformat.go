@@ -53,7 +53,7 @@ var numberFormatTask = rg.Task[NumberFormatOptions]{
 	Revision:    1,
 	Defaults:    NumberFormatOptions{MinNumCandidates: 2, MaxNumCandidates: 5, MinN: 1000, MaxN: 1e9, MaxDelta: 10},
 	Generate: func(rng *rand.Rand, o NumberFormatOptions) (rg.Item, error) {
-		n := randInt(rng, o.MinNumCandidates, o.MaxNumCandidates)
+		n := rg.Between(rng, o.MinNumCandidates, o.MaxNumCandidates)
 		base := round3(uniform(rng, o.MinN, o.MaxN))
 		cands := []float64{base}
 		for range n - 1 {

@@ -115,9 +115,6 @@ func numericFeedback(answer string, it *rg.Item, _ float64) string {
 	return "Your answer has the right value but is not in the expected form."
 }
 
-// randInt draws from [lo, hi], both inclusive (Python's randint).
-func randInt(rng *rand.Rand, lo, hi int) int { return lo + rng.IntN(hi-lo+1) }
-
 // randInt64 draws from [lo, hi], both inclusive.
 func randInt64(rng *rand.Rand, lo, hi int64) int64 { return lo + rng.Int64N(hi-lo+1) }
 

@@ -152,7 +152,7 @@ var powerFunctionTask = rg.Task[PowerFunctionOptions]{
 	Defaults:    PowerFunctionOptions{MinBase: -1e3, MaxBase: 1e3, MinExponent: 0, MaxExponent: 8},
 	Generate: func(rng *rand.Rand, o PowerFunctionOptions) (rg.Item, error) {
 		base := math.Round((o.MinBase+rng.Float64()*(o.MaxBase-o.MinBase))*1e4) / 1e4
-		exp := randInt(rng, o.MinExponent, o.MaxExponent)
+		exp := rg.Between(rng, o.MinExponent, o.MaxExponent)
 		if rng.IntN(2) == 0 {
 			exp = -exp
 		}
@@ -243,13 +243,13 @@ var legCountingTask = rg.Task[LegCountingOptions]{
 	Revision:    1,
 	Defaults:    LegCountingOptions{MinAnimals: 3, MaxAnimals: 10, MinInstances: 1, MaxInstances: 15},
 	Generate: func(rng *rand.Rand, o LegCountingOptions) (rg.Item, error) {
-		n := randInt(rng, o.MinAnimals, o.MaxAnimals)
+		n := rg.Between(rng, o.MinAnimals, o.MaxAnimals)
 		order := rng.Perm(len(animals))[:n]
 		parts := make([]string, n)
 		counts := make(map[string]any, n)
 		total := 0
 		for i, a := range order {
-			c := randInt(rng, o.MinInstances, o.MaxInstances)
+			c := rg.Between(rng, o.MinInstances, o.MaxInstances)
 			name := animals[a].name
 			counts[name] = c
 			total += c * animals[a].legs

@@ -8,9 +8,6 @@ package cognition
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"strconv"
-	"strings"
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/rg"
@@ -35,35 +32,9 @@ func Register(r *envs.Registry) error {
 	return nil
 }
 
-// between draws uniformly from [lo, hi], as Python's randint does.
-func between(rng *rand.Rand, lo, hi int) int { return lo + rng.IntN(hi-lo+1) }
-
-// rangeError names max when a min/max pair is inverted.
-func rangeError(minName, maxName string, lo, hi int) error {
-	if lo > hi {
-		return &envs.OptionError{Option: maxName, Reason: fmt.Sprintf("%d is below %s %d", hi, minName, lo)}
-	}
-	return nil
-}
-
-// parseInteger reads an integer answer written in any common way: "1000",
-// "1,000", "1000.0", "+7". ok is false for anything else, or a non-integer.
-func parseInteger(s string) (int64, bool) {
-	s = strings.ReplaceAll(strings.TrimSpace(s), ",", "")
-	s = strings.TrimSuffix(s, ".")
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return n, true
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f != float64(int64(f)) || f > 1e15 || f < -1e15 {
-		return 0, false
-	}
-	return int64(f), true
-}
-
 // tooHighOrLow is the retry feedback of a numeric answer.
 func tooHighOrLow(answer string, truth int64) string {
-	n, ok := parseInteger(answer)
+	n, ok := rg.ParseInteger(answer)
 	switch {
 	case !ok:
 		return "Your answer is not a whole number."

@@ -17,7 +17,7 @@ type CubeOptions struct {
 
 // Validate checks min_rotations ≤ max_rotations.
 func (o CubeOptions) Validate() error {
-	return rangeError("min_rotations", "max_rotations", o.MinRotations, o.MaxRotations)
+	return rg.MinMax("min_rotations", "max_rotations", o.MinRotations, o.MaxRotations)
 }
 
 // cubeColors are reasoning-gym's sixteen colours; a cube shows six of them.
@@ -75,7 +75,7 @@ func generateCube(rng *rand.Rand, o CubeOptions) (rg.Item, error) {
 		cube[i] = cubeColors[perm[i]]
 	}
 	initial := cube
-	n := between(rng, o.MinRotations, o.MaxRotations)
+	n := rg.Between(rng, o.MinRotations, o.MaxRotations)
 	var b strings.Builder
 	b.WriteString("A cube has:\n")
 	for s, c := range initial {

@@ -296,7 +296,7 @@ type FigletOptions struct {
 // Validate checks the word lengths and that static_font and static_word
 // can be drawn.
 func (o FigletOptions) Validate() error {
-	if err := rangeError("min_word_len", "max_word_len", o.MinWordLen, o.MaxWordLen); err != nil {
+	if err := rg.MinMax("min_word_len", "max_word_len", o.MinWordLen, o.MaxWordLen); err != nil {
 		return err
 	}
 	fs := loadFonts()
@@ -346,7 +346,7 @@ func generateFiglet(rng *rand.Rand, o FigletOptions) (rg.Item, error) {
 	}
 	word := o.StaticWord
 	if word == "" {
-		n := between(rng, o.MinWordLen, o.MaxWordLen)
+		n := rg.Between(rng, o.MinWordLen, o.MaxWordLen)
 		ws := words.Words(n)
 		if len(ws) == 0 {
 			return rg.Item{}, fmt.Errorf("figlet_font: no words of %d letters", n)

@@ -108,7 +108,7 @@ func generateGrid(rng *rand.Rand, o GridOptions) (rg.Item, error) {
 	var op string
 	found := false
 	for range 1000 {
-		d, t, op = between(rng, 1, o.MaxDivisor), between(rng, 1, o.MaxTarget), gridOps[rng.IntN(4)]
+		d, t, op = rg.Between(rng, 1, o.MaxDivisor), rg.Between(rng, 1, o.MaxTarget), gridOps[rng.IntN(4)]
 		if hits(o, op, d, t) {
 			found = true
 			break

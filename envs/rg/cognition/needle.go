@@ -50,7 +50,7 @@ type NeedleOptions struct {
 
 // Validate checks min_num_statements ≤ max_num_statements.
 func (o NeedleOptions) Validate() error {
-	return rangeError("min_num_statements", "max_num_statements", o.MinNumStatements, o.MaxNumStatements)
+	return rg.MinMax("min_num_statements", "max_num_statements", o.MinNumStatements, o.MaxNumStatements)
 }
 
 // NeedleHaystack is rg:needle_haystack: among many "Name verb subject."
@@ -76,7 +76,7 @@ func generateNeedle(rng *rand.Rand, o NeedleOptions) (rg.Item, error) {
 	if pairs < maxStatements {
 		return rg.Item{}, fmt.Errorf("needle_haystack: %d verb-subject pairs, need %d", pairs, maxStatements)
 	}
-	n := between(rng, o.MinNumStatements, o.MaxNumStatements)
+	n := rg.Between(rng, o.MinNumStatements, o.MaxNumStatements)
 	// reasoning-gym samples distinct (name, verb, subject) triples, so two
 	// statements can share the asked verb and subject under different names
 	// (rarely, with its long lists); Quarry samples distinct (verb,

@@ -24,7 +24,7 @@ type SequenceOptions struct {
 
 // Validate checks min_terms ≤ max_terms and min_value < max_value.
 func (o SequenceOptions) Validate() error {
-	if err := rangeError("min_terms", "max_terms", o.MinTerms, o.MaxTerms); err != nil {
+	if err := rg.MinMax("min_terms", "max_terms", o.MinTerms, o.MaxTerms); err != nil {
 		return err
 	}
 	if o.MaxValue <= o.MinValue {
@@ -136,26 +136,26 @@ var NumberSequence = rg.Task[SequenceOptions]{
 }
 
 func generateSequence(rng *rand.Rand, o SequenceOptions) (rg.Item, error) {
-	complexity := between(rng, 1, o.MaxComplexity)
+	complexity := rg.Between(rng, 1, o.MaxComplexity)
 	var rule seqRule
 	var seq []int64
 	numTerms := 0
 	found := false
 	for range 10 { // reasoning-gym's max_attempts
 		rule = seqRule{}
-		for range between(rng, 1, complexity+1) {
+		for range rg.Between(rng, 1, complexity+1) {
 			op := rng.IntN(numSeqOps)
 			var p int64
 			if op == opAdd || op == opMul {
-				p = int64(between(rng, 1, 20))
+				p = int64(rg.Between(rng, 1, 20))
 				if p > 10 { // -10..10 without 0
 					p = 10 - p
 				}
 			}
 			rule.ops, rule.params = append(rule.ops, op), append(rule.params, p)
 		}
-		numTerms = between(rng, o.MinTerms, o.MaxTerms)
-		seq = append(seq[:0], int64(between(rng, -10, 10)))
+		numTerms = rg.Between(rng, o.MinTerms, o.MaxTerms)
+		seq = append(seq[:0], int64(rg.Between(rng, -10, 10)))
 		ok := true
 		for i := range numTerms {
 			next, fine := rule.apply(seq, i)
@@ -211,7 +211,7 @@ func interesting(seq []int64, complexity int) bool {
 // "+1000" are 1000 (reasoning-gym's exact match would give them partial or
 // no credit). Anything else is scored by the default rule on the text.
 func scoreInteger(answer string, it *rg.Item) float64 {
-	if n, ok := parseInteger(answer); ok && strconv.FormatInt(n, 10) == it.Answer {
+	if n, ok := rg.ParseInteger(answer); ok && strconv.FormatInt(n, 10) == it.Answer {
 		return 1
 	}
 	return rg.DefaultScore(answer, it.Answer)

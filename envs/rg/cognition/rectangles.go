@@ -52,7 +52,7 @@ var RectangleCount = rg.Task[RectOptions]{
 }
 
 func generateRects(rng *rand.Rand, o RectOptions) (rg.Item, error) {
-	target := between(rng, 1, o.MaxRectangles)
+	target := rg.Between(rng, 1, o.MaxRectangles)
 	w, h := o.Width, o.Height
 	grid := make([][]uint8, h)
 	for i := range grid {
@@ -61,10 +61,10 @@ func generateRects(rng *rand.Rand, o RectOptions) (rg.Item, error) {
 	placed := 0
 	var cells [][2]int
 	for try := 0; placed < target && try < rectAttempts; try++ {
-		l := between(rng, 0, w-3)
-		r := between(rng, l+2, w-1)
-		t := between(rng, 0, h-3)
-		b := between(rng, t+2, h-1)
+		l := rg.Between(rng, 0, w-3)
+		r := rg.Between(rng, l+2, w-1)
+		t := rg.Between(rng, 0, h-3)
+		b := rg.Between(rng, t+2, h-1)
 		cells = cells[:0]
 		for c := l; c <= r; c++ {
 			cells = append(cells, [2]int{t, c}, [2]int{b, c})
@@ -106,7 +106,7 @@ func generateRects(rng *rand.Rand, o RectOptions) (rg.Item, error) {
 // answer d < 5 away, else 0. Quarry also reads "1,000" and "12.0" as
 // integers, where reasoning-gym's int() gives 0.
 func scoreRects(answer string, it *rg.Item) float64 {
-	got, ok := parseInteger(answer)
+	got, ok := rg.ParseInteger(answer)
 	want, _ := strconv.ParseInt(it.Answer, 10, 64)
 	if !ok {
 		return 0

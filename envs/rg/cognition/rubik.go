@@ -23,7 +23,7 @@ type RubikOptions struct {
 
 // Validate checks min_scramble_steps ≤ max_scramble_steps.
 func (o RubikOptions) Validate() error {
-	return rangeError("min_scramble_steps", "max_scramble_steps", o.MinScrambleSteps, o.MaxScrambleSteps)
+	return rg.MinMax("min_scramble_steps", "max_scramble_steps", o.MinScrambleSteps, o.MaxScrambleSteps)
 }
 
 var rubikTemplates = []string{
@@ -106,13 +106,13 @@ func randomMove(rng *rand.Rand, n int) cubeMove {
 	m := cubeMove{face: "LRDUBF"[rng.IntN(6)], reversed: rng.IntN(2) == 1, layer: 1}
 	if n > 3 {
 		m.wide = rng.IntN(2) == 1
-		m.layer = between(rng, 1, n/2)
+		m.layer = rg.Between(rng, 1, n/2)
 	}
 	return m
 }
 
 func generateRubik(rng *rand.Rand, o RubikOptions) (rg.Item, error) {
-	steps := between(rng, o.MinScrambleSteps, o.MaxScrambleSteps)
+	steps := rg.Between(rng, o.MinScrambleSteps, o.MaxScrambleSteps)
 	scramble := make([]cubeMove, steps)
 	for i := range scramble {
 		scramble[i] = randomMove(rng, o.CubeSize)

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/quarry-rl/quarry/envs/rg"
 )
 
 // This file holds what countdown and puzzle24 share: reasoning-gym's
@@ -44,7 +46,7 @@ type chain struct {
 func drawChain(rng *rand.Rand, terms, lo, hi int, ops []string) (chain, *big.Int) {
 	c := chain{nums: make([]int, terms), ops: make([]byte, terms-1)}
 	for i := range c.nums {
-		c.nums[i] = between(rng, lo, hi)
+		c.nums[i] = rg.Between(rng, lo, hi)
 	}
 	v := big.NewInt(int64(c.nums[0]))
 	var rem big.Int

@@ -170,13 +170,13 @@ func registerBoxnet(r *envs.Registry) error {
 }
 
 func generateBoxnet(rng *rand.Rand, o BoxnetOptions) (rg.Item, error) {
-	b := &boxnet{rows: between(rng, o.MinRowNum, o.MaxRowNum), cols: between(rng, o.MinColumnNum, o.MaxColumnNum)}
+	b := &boxnet{rows: rg.Between(rng, o.MinRowNum, o.MaxRowNum), cols: rg.Between(rng, o.MinColumnNum, o.MaxColumnNum)}
 	b.squares = make([][]string, b.rows*b.cols)
 	for i := range b.squares {
 		b.squares[i] = []string{}
 	}
 	for _, colour := range o.ColourList {
-		for range between(rng, o.MinBoxNum, o.MaxBoxNum) {
+		for range rg.Between(rng, o.MinBoxNum, o.MaxBoxNum) {
 			box, target := rng.IntN(len(b.squares)), rng.IntN(len(b.squares))
 			b.squares[box] = append(b.squares[box], "box_"+colour)
 			b.squares[target] = append(b.squares[target], "target_"+colour)

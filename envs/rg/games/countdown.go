@@ -96,7 +96,7 @@ func registerCountdown(r *envs.Registry) error {
 // then fails, Quarry serves the chain whose value came closest to the
 // range (its target outside the range).
 func generateCountdown(rng *rand.Rand, o CountdownOptions) (rg.Item, error) {
-	terms := between(rng, o.MinNumbers, o.MaxNumbers)
+	terms := rg.Between(rng, o.MinNumbers, o.MaxNumbers)
 	lo, hi := big.NewInt(int64(o.MinTarget)), big.NewInt(int64(o.MaxTarget))
 	var best chain
 	var bestV, bestGap *big.Int

@@ -227,8 +227,8 @@ func registerFutoshiki(r *envs.Registry) error {
 }
 
 func generateFutoshiki(rng *rand.Rand, o FutoshikiOptions) (rg.Item, error) {
-	n := between(rng, o.MinBoardSize, o.MaxBoardSize)
-	difficulty := between(rng, o.MinDifficulty, o.MaxDifficulty)
+	n := rg.Between(rng, o.MinBoardSize, o.MaxBoardSize)
+	difficulty := rg.Between(rng, o.MinDifficulty, o.MaxDifficulty)
 	solution := latinSquare(rng, n)
 	// reasoning-gym: each neighbour pair gets a sign with probability
 	// 0.03 + 0.07 × difficulty, the right neighbour drawn before the lower.

@@ -10,7 +10,6 @@ package rggames
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 
@@ -40,9 +39,6 @@ func Register(r *envs.Registry) error {
 func optErr(option, format string, args ...any) error {
 	return &envs.OptionError{Option: option, Reason: fmt.Sprintf(format, args...)}
 }
-
-// between draws an int in [lo, hi].
-func between(rng *rand.Rand, lo, hi int) int { return lo + rng.IntN(hi-lo+1) }
 
 // lines splits an answer into its non-blank lines, trimmed.
 func lines(s string) []string {

@@ -140,8 +140,8 @@ func (h *hanoiSolver) move(n, src, dst int, aux []int) {
 }
 
 func generateHanoi(rng *rand.Rand, o HanoiOptions) (rg.Item, error) {
-	disks := between(rng, o.MinDisks, o.MaxDisks)
-	pegs := between(rng, o.MinPegs, o.MaxPegs)
+	disks := rg.Between(rng, o.MinDisks, o.MaxDisks)
+	pegs := rg.Between(rng, o.MinPegs, o.MaxPegs)
 	perm := rng.Perm(pegs)
 	start, target := perm[0]+1, perm[1]+1
 	h := &hanoiSolver{pegs: map[int][]int{}, memo: map[[2]int]int{}}

@@ -107,7 +107,7 @@ func weightedSums(grid [][]int, rows, cols int) (rowSums, colSums []int) {
 }
 
 func generateKakurasu(rng *rand.Rand, o KakurasuOptions) (rg.Item, error) {
-	rows, cols := between(rng, o.MinRows, o.MaxRows), between(rng, o.MinCols, o.MaxCols)
+	rows, cols := rg.Between(rng, o.MinRows, o.MaxRows), rg.Between(rng, o.MinCols, o.MaxCols)
 	budget := kakurasuItemNodes
 	var grid [][]int
 	var rowSums, colSums []int

@@ -277,7 +277,7 @@ func generateKnightSwap(rng *rand.Rand, o KnightSwapOptions) (rg.Item, error) {
 	// far more of its puzzles are impossible than impossible_ratio says.
 	impossible := rng.Float64() < o.ImpossibleRatio
 	for range o.MaxAttempts {
-		n := between(rng, o.MinNodes, o.MaxNodes)
+		n := rg.Between(rng, o.MinNodes, o.MaxNodes)
 		squares := knightBoard(rng, n, o.MaxAttempts+1)
 		var positions []int
 		for m := squares; m != 0; m &= m - 1 {

@@ -101,7 +101,7 @@ func generateMahjong(rng *rand.Rand, o MahjongOptions) (rg.Item, error) {
 	rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
 	hand := append([]int(nil), pool[:13]...)
 	initial := letters(hand)
-	rounds := between(rng, o.MinNumRounds, o.MaxNumRounds)
+	rounds := rg.Between(rng, o.MinNumRounds, o.MaxNumRounds)
 	var ops strings.Builder
 	result := ""
 	for i := range rounds {

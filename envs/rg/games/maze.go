@@ -81,7 +81,7 @@ func generateMaze(rng *rand.Rand, o MazeOptions) (rg.Item, error) {
 	var grid [][]byte
 	dist := -1
 	for range mazeTries {
-		size := between(rng, o.MinGridSize, o.MaxGridSize)
+		size := rg.Between(rng, o.MinGridSize, o.MaxGridSize)
 		grid = make([][]byte, size)
 		var floor [][2]int
 		for r := range grid {
@@ -156,7 +156,7 @@ func serpentine(rng *rand.Rand, o MazeOptions, wall, path, start, goal byte) ([]
 	for _, p := range cells {
 		grid[p[0]][p[1]] = path
 	}
-	d := between(rng, o.MinDist, min(o.MaxDist, len(cells)-1))
+	d := rg.Between(rng, o.MinDist, min(o.MaxDist, len(cells)-1))
 	from := rng.IntN(len(cells) - d)
 	s, g := cells[from], cells[from+d]
 	grid[s[0]][s[1]], grid[g[0]][g[1]] = start, goal

@@ -102,7 +102,7 @@ func queenBoard(q [][]bool) string {
 func generateNQueens(rng *rand.Rand, o NQueensOptions) (rg.Item, error) {
 	sols := queenSolutions(o.N)
 	sol := sols[rng.IntN(len(sols))]
-	removed := between(rng, o.MinRemove, o.MaxRemove)
+	removed := rg.Between(rng, o.MinRemove, o.MaxRemove)
 	full := make([][]bool, o.N)
 	given := make([][]bool, o.N)
 	for r, c := range sol {

@@ -205,7 +205,7 @@ func generateSokoban(rng *rand.Rand, o SokobanOptions) (rg.Item, error) {
 	var fallback *sokoban
 	var fallbackPath string
 	for try := 0; ; try++ {
-		w, h := between(rng, o.MinW, o.MaxW), between(rng, o.MinH, o.MaxH)
+		w, h := rg.Between(rng, o.MinW, o.MaxW), rg.Between(rng, o.MinH, o.MaxH)
 		boxes := sokobanBoxes(w*h, o)
 		s, path := sokobanWalk(rng, w, h, boxes)
 		off := strings.Count(string(s.cells), "@")

@@ -170,7 +170,7 @@ func generateSudoku(rng *rand.Rand, box, minEmpty, maxEmpty int) (solution, puzz
 	if solution == nil {
 		return nil, nil, errors.New("no completion of the diagonal boxes in 100 tries")
 	}
-	target := between(rng, minEmpty, maxEmpty)
+	target := rg.Between(rng, minEmpty, maxEmpty)
 	puzzle = &sudoku{box: box, n: solution.n, cells: append([]int(nil), solution.cells...)}
 	emptied := 0
 	for _, i := range rng.Perm(len(puzzle.cells)) {

@@ -90,15 +90,15 @@ func registerSurvo(r *envs.Registry) error {
 }
 
 func generateSurvo(rng *rand.Rand, o SurvoOptions) (rg.Item, error) {
-	n := between(rng, o.MinBoardSize, o.MaxBoardSize)
-	empty := between(rng, o.MinEmpty, o.MaxEmpty)
+	n := rg.Between(rng, o.MinBoardSize, o.MaxBoardSize)
+	empty := rg.Between(rng, o.MinEmpty, o.MaxEmpty)
 	solution := make([][]int, n)
 	for i := range solution {
 		solution[i] = make([]int, n)
 	}
 	for i := range n - 1 {
 		for j := range n - 1 {
-			solution[i][j] = between(rng, o.MinNum, o.MaxNum)
+			solution[i][j] = rg.Between(rng, o.MinNum, o.MaxNum)
 			solution[i][n-1] += solution[i][j]
 			solution[n-1][j] += solution[i][j]
 		}

@@ -254,7 +254,7 @@ func scoreTsumego(answer string, it *rg.Item) float64 {
 }
 
 func generateTsumego(rng *rand.Rand, o TsumegoOptions) (rg.Item, error) {
-	size := between(rng, o.MinBoardSize, o.MaxBoardSize)
+	size := rg.Between(rng, o.MinBoardSize, o.MaxBoardSize)
 	var b *goBoard
 	forced, take := -1, 0
 	for try := 0; forced < 0; try++ {
@@ -303,7 +303,7 @@ func placeFormation(rng *rand.Rand, b *goBoard, maxStones int) (int, int) {
 	n := b.n
 	at := func(r, c int) int { return r*n + c }
 	for range 50 {
-		row, col := between(rng, 1, n-2), between(rng, 1, n-2)
+		row, col := rg.Between(rng, 1, n-2), rg.Between(rng, 1, n-2)
 		f := formations[rng.IntN(len(formations))]
 		free := true
 		for _, d := range f.neighbourly {

@@ -136,7 +136,7 @@ func ratString(r *big.Rat) string {
 // most 100 times (reasoning-gym then raises; Quarry, where that is all but
 // impossible, takes the corners of the square).
 func drawTriangle(rng *rand.Rand, o AdvancedOptions) (point, point, point) {
-	coord := func() int64 { return int64(between(rng, o.MinCoord, o.MaxCoord)) }
+	coord := func() int64 { return int64(rg.Between(rng, o.MinCoord, o.MaxCoord)) }
 	for range triangleDraws {
 		a, b, c := point{coord(), coord()}, point{coord(), coord()}, point{coord(), coord()}
 		if cross(a, b, c) != 0 {

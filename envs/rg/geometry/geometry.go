@@ -10,7 +10,6 @@ package geometry
 import (
 	"fmt"
 	"math/big"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 
@@ -30,9 +29,6 @@ func Register(r *envs.Registry) error {
 	}
 	return nil
 }
-
-// between draws uniformly from [lo, hi], as Python's randint does.
-func between(rng *rand.Rand, lo, hi int) int { return lo + rng.IntN(hi-lo+1) }
 
 // maxAnswerLen bounds the answers the parsers read.
 const maxAnswerLen = 256

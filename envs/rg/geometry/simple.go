@@ -56,7 +56,7 @@ var SimpleGeometry = rg.Task[SimpleOptions]{
 	Revision:    1,
 	Defaults:    SimpleOptions{MinSides: 3, MaxSides: 6, MinAngle: 10, MaxAngle: 170},
 	Generate: func(rng *rand.Rand, o SimpleOptions) (rg.Item, error) {
-		n := between(rng, o.MinSides, o.MaxSides)
+		n := rg.Between(rng, o.MinSides, o.MaxSides)
 		total := 180 * (n - 2)
 		angles := drawAngles(rng, o, n, total)
 		sum := 0
@@ -98,7 +98,7 @@ func drawAngles(rng *rand.Rand, o SimpleOptions, n, total int) []int {
 	for range angleDraws {
 		sum := 0
 		for i := range angles {
-			angles[i] = between(rng, o.MinAngle, o.MaxAngle)
+			angles[i] = rg.Between(rng, o.MinAngle, o.MaxAngle)
 			sum += angles[i]
 		}
 		if sum < total {
@@ -109,7 +109,7 @@ func drawAngles(rng *rand.Rand, o SimpleOptions, n, total int) []int {
 	for i := range angles {
 		rest := len(angles) - 1 - i
 		hi := min(o.MaxAngle, total-1-sum-rest*o.MinAngle)
-		angles[i] = between(rng, o.MinAngle, hi)
+		angles[i] = rg.Between(rng, o.MinAngle, hi)
 		sum += angles[i]
 	}
 	return angles

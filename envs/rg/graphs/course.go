@@ -24,13 +24,13 @@ type CourseOptions struct {
 
 // Validate is reasoning-gym's: each min ≤ its max.
 func (o CourseOptions) Validate() error {
-	if err := rangeError("min_num_courses", "max_num_courses", o.MinNumCourses, o.MaxNumCourses); err != nil {
+	if err := rg.MinMax("min_num_courses", "max_num_courses", o.MinNumCourses, o.MaxNumCourses); err != nil {
 		return err
 	}
-	if err := rangeError("min_num_prerequisites", "max_num_prerequisites", o.MinNumPrerequisites, o.MaxNumPrerequisites); err != nil {
+	if err := rg.MinMax("min_num_prerequisites", "max_num_prerequisites", o.MinNumPrerequisites, o.MaxNumPrerequisites); err != nil {
 		return err
 	}
-	return rangeError("min_cycle_length", "max_cycle_length", o.MinCycleLength, o.MaxCycleLength)
+	return rg.MinMax("min_cycle_length", "max_cycle_length", o.MinCycleLength, o.MaxCycleLength)
 }
 
 const courseTemplate = `There are a total of %d courses you have to take, labeled from 0 to %d.
@@ -49,7 +49,7 @@ var CourseSchedule = rg.Task[CourseOptions]{
 	Defaults: CourseOptions{MinNumCourses: 5, MaxNumCourses: 10, MinNumPrerequisites: 1, MaxNumPrerequisites: 2,
 		MinCycleLength: 3, MaxCycleLength: 5, PSolvable: 0.5},
 	Generate: func(rng *rand.Rand, o CourseOptions) (rg.Item, error) {
-		n := between(rng, o.MinNumCourses, o.MaxNumCourses)
+		n := rg.Between(rng, o.MinNumCourses, o.MaxNumCourses)
 		courses := rng.Perm(n)
 		solvable := rng.Float64() < o.PSolvable
 		// reasoning-gym's construction: each course takes prerequisites
@@ -57,13 +57,13 @@ var CourseSchedule = rg.Task[CourseOptions]{
 		// adds a cycle through a random sample of courses.
 		var pairs [][2]int
 		for i := n - 1; i > 0; i-- {
-			k := min(i, between(rng, o.MinNumPrerequisites, o.MaxNumPrerequisites))
+			k := min(i, rg.Between(rng, o.MinNumPrerequisites, o.MaxNumPrerequisites))
 			for _, j := range sample(rng, i, k) {
 				pairs = append(pairs, [2]int{courses[i], courses[j]})
 			}
 		}
 		if !solvable {
-			k := min(n, between(rng, o.MinCycleLength, o.MaxCycleLength))
+			k := min(n, rg.Between(rng, o.MinCycleLength, o.MaxCycleLength))
 			cycle := sample(rng, n, k)
 			for i := range k {
 				pairs = append(pairs, [2]int{courses[cycle[i]], courses[cycle[(i+1)%k]]})

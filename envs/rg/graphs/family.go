@@ -24,7 +24,7 @@ type FamilyOptions struct {
 // distinct names for the grandparents, parents, aunts and uncles the
 // largest family has (reasoning-gym names them None when the lists run out).
 func (o FamilyOptions) Validate() error {
-	if err := rangeError("min_family_size", "max_family_size", o.MinFamilySize, o.MaxFamilySize); err != nil {
+	if err := rg.MinMax("min_family_size", "max_family_size", o.MinFamilySize, o.MaxFamilySize); err != nil {
 		return err
 	}
 	males, females := fixedMembers(o.MaxFamilySize)
@@ -116,7 +116,7 @@ var FamilyRelationships = rg.Task[FamilyOptions]{
 	Defaults: FamilyOptions{MinFamilySize: 4, MaxFamilySize: 8,
 		MaleNames: defaultMaleNames, FemaleNames: defaultFemaleNames},
 	Generate: func(rng *rand.Rand, o FamilyOptions) (rg.Item, error) {
-		size := between(rng, o.MinFamilySize, o.MaxFamilySize)
+		size := rg.Between(rng, o.MinFamilySize, o.MaxFamilySize)
 		family := buildFamily(rng, o, size)
 		var pairs [][3]string
 		for _, a := range family {

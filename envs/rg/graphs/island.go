@@ -34,7 +34,7 @@ func (o IslandOptions) Validate() error {
 		{"min_num_islands", "max_num_islands", o.MinNumIslands, o.MaxNumIslands},
 		{"min_island_size", "max_island_size", o.MinIslandSize, o.MaxIslandSize},
 	} {
-		if err := rangeError(p.lo, p.hi, p.minV, p.maxV); err != nil {
+		if err := rg.MinMax(p.lo, p.hi, p.minV, p.maxV); err != nil {
 			return err
 		}
 	}
@@ -64,9 +64,9 @@ var LargestIsland = rg.Task[IslandOptions]{
 	Defaults: IslandOptions{MinRows: 5, MaxRows: 10, MinCols: 5, MaxCols: 10,
 		MinNumIslands: 0, MaxNumIslands: 5, MinIslandSize: 0, MaxIslandSize: 10},
 	Generate: func(rng *rand.Rand, o IslandOptions) (rg.Item, error) {
-		rows := between(rng, o.MinRows, o.MaxRows)
-		cols := between(rng, o.MinCols, o.MaxCols)
-		islands := between(rng, o.MinNumIslands, o.MaxNumIslands)
+		rows := rg.Between(rng, o.MinRows, o.MaxRows)
+		cols := rg.Between(rng, o.MinCols, o.MaxCols)
+		islands := rg.Between(rng, o.MinNumIslands, o.MaxNumIslands)
 		grid := make([][]int, rows)
 		for r := range grid {
 			grid[r] = make([]int, cols)
@@ -76,7 +76,7 @@ var LargestIsland = rg.Task[IslandOptions]{
 		dirs := dirs4
 		for range islands {
 			r, c := rng.IntN(rows), rng.IntN(cols)
-			steps := min(between(rng, o.MinIslandSize, o.MaxIslandSize), rows*cols)
+			steps := min(rg.Between(rng, o.MinIslandSize, o.MaxIslandSize), rows*cols)
 			for range steps {
 				grid[r][c] = 1
 				rng.Shuffle(len(dirs), func(i, j int) { dirs[i], dirs[j] = dirs[j], dirs[i] })

@@ -54,7 +54,7 @@ var QuantumLock = rg.Task[LockOptions]{
 	Revision:    1,
 	Defaults:    LockOptions{Difficulty: 10},
 	Generate: func(rng *rand.Rand, o LockOptions) (rg.Item, error) {
-		d := between(rng, 1, o.Difficulty)
+		d := rg.Between(rng, 1, o.Difficulty)
 		for range lockAttempts {
 			p := drawLock(rng, d)
 			path := p.solve(min(15, 6+int(float64(d)*1.5)))
@@ -133,7 +133,7 @@ func drawLock(rng *rand.Rand, d int) *lockPuzzle {
 		}
 	}
 	base := 5 + math.Pow(float64(d), 1.5)
-	variance := between(rng, -int(base*0.2), int(base*0.3))
+	variance := rg.Between(rng, -int(base*0.2), int(base*0.3))
 	p.target = max(8, int(base+float64(variance)))
 	return p
 }

@@ -23,10 +23,10 @@ type PathOptions struct {
 // cells for the start and the destination (reasoning-gym loops forever on a
 // 1×1 grid).
 func (o PathOptions) Validate() error {
-	if err := rangeError("min_rows", "max_rows", o.MinRows, o.MaxRows); err != nil {
+	if err := rg.MinMax("min_rows", "max_rows", o.MinRows, o.MaxRows); err != nil {
 		return err
 	}
-	if err := rangeError("min_cols", "max_cols", o.MinCols, o.MaxCols); err != nil {
+	if err := rg.MinMax("min_cols", "max_cols", o.MinCols, o.MaxCols); err != nil {
 		return err
 	}
 	if o.MinRows == 1 && o.MinCols == 1 {
@@ -75,8 +75,8 @@ var ShortestPath = rg.Task[PathOptions]{
 	Revision:    1,
 	Defaults:    PathOptions{MinRows: 5, MaxRows: 8, MinCols: 5, MaxCols: 8, PBlocked: 0.4},
 	Generate: func(rng *rand.Rand, o PathOptions) (rg.Item, error) {
-		rows := between(rng, o.MinRows, o.MaxRows)
-		cols := between(rng, o.MinCols, o.MaxCols)
+		rows := rg.Between(rng, o.MinRows, o.MaxRows)
+		cols := rg.Between(rng, o.MinCols, o.MaxCols)
 		g := &pathGrid{cells: make([][]byte, rows)}
 		for r := range g.cells {
 			g.cells[r] = make([]byte, cols)

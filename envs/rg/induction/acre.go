@@ -198,7 +198,7 @@ type blicketMachine struct {
 }
 
 func newMachine(rng *rand.Rand, minP, maxP, minN, maxN, size int) *blicketMachine {
-	p, n := between(rng, minP, maxP), between(rng, minN, maxN)
+	p, n := rg.Between(rng, minP, maxP), rg.Between(rng, minN, maxN)
 	s := rng.Perm(size)[:p+n]
 	return &blicketMachine{rng: rng, potential: slices.Clone(s[:p]), non: slices.Clone(s[p:])}
 }
@@ -264,7 +264,7 @@ func (m *blicketMachine) habituation() []view {
 // unionSample is reasoning-gym's union_sample: two subsets covering union,
 // the second possibly sharing some of the first.
 func (m *blicketMachine) unionSample(union []int) ([]int, []int) {
-	first := m.sample(union, between(m.rng, 1, len(union)))
+	first := m.sample(union, rg.Between(m.rng, 1, len(union)))
 	var second []int
 	for _, x := range union {
 		if !slices.Contains(first, x) {
@@ -275,12 +275,12 @@ func (m *blicketMachine) unionSample(union []int) ([]int, []int) {
 	if len(second) == 0 {
 		lo = 1
 	}
-	return first, append(second, m.sample(first, between(m.rng, lo, len(first)))...)
+	return first, append(second, m.sample(first, rg.Between(m.rng, lo, len(first)))...)
 }
 
 // addNoise adds some of the non-blickets not used in habituation.
 func (m *blicketMachine) addNoise(v *view) {
-	v.objects = append(v.objects, m.sample(m.non[1:], between(m.rng, 0, len(m.non)-1))...)
+	v.objects = append(v.objects, m.sample(m.non[1:], rg.Between(m.rng, 0, len(m.non)-1))...)
 }
 
 func sortedSet(xs ...[]int) []int {
@@ -396,9 +396,9 @@ func (m *blicketMachine) causeQuestions(train bool, regime string) ([]question, 
 			return nil, false
 		}
 		residual := total
-		n[0] = between(m.rng, 0, min(upper[0], residual))
+		n[0] = rg.Between(m.rng, 0, min(upper[0], residual))
 		residual -= n[0]
-		n[1] = between(m.rng, 0, min(upper[1], residual))
+		n[1] = rg.Between(m.rng, 0, min(upper[1], residual))
 		residual -= n[1]
 		if residual <= upper[2] {
 			n[2] = residual

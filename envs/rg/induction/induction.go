@@ -9,7 +9,6 @@ package induction
 
 import (
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/rg"
@@ -27,6 +26,3 @@ func Register(r *envs.Registry) error {
 	}
 	return nil
 }
-
-// between draws uniformly from [lo, hi], as Python's randint does.
-func between(rng *rand.Rand, lo, hi int) int { return lo + rng.IntN(hi-lo+1) }

@@ -27,9 +27,9 @@ const pairsPerTask = 5
 
 // randomList is reasoning-gym's create_random_list: 3 to 10 values in 1..100.
 func randomList(rng *rand.Rand) []int {
-	l := make([]int, between(rng, 3, 10))
+	l := make([]int, rg.Between(rng, 3, 10))
 	for i := range l {
-		l[i] = between(rng, 1, 100)
+		l[i] = rg.Between(rng, 1, 100)
 	}
 	return l
 }
@@ -47,7 +47,7 @@ var listRules = []listRule{
 	func(rng *rand.Rand, i int) ([]int, []int) { // count of 5s
 		l := randomList(rng)
 		if i%2 == 0 {
-			for range between(rng, 1, 7) {
+			for range rg.Between(rng, 1, 7) {
 				l = append(l, 5)
 			}
 		}
@@ -113,7 +113,7 @@ var listRules = []listRule{
 		if i%2 == 0 {
 			return []int{(2*rng.IntN(500) + 1) * 5}, []int{0}
 		}
-		return []int{between(rng, 1, 100) * 10}, []int{1}
+		return []int{rg.Between(rng, 1, 100) * 10}, []int{1}
 	},
 	func(rng *rand.Rand, _ int) ([]int, []int) { // a doubling sequence; output twice its last element
 		start := randomList(rng)

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/rg"
@@ -101,7 +100,7 @@ var AIW = rg.Task[AIWOptions]{
 func generateAIW(rng *rand.Rand, o AIWOptions) (rg.Item, error) {
 	kind := o.TaskTypes[weighted(rng, o.TaskTypeWeights)]
 	female, male := pick(rng, o.FemaleNames), pick(rng, o.MaleNames)
-	n := func() int { return between(rng, 1, o.MaxEntities) }
+	n := func() int { return rg.Between(rng, 1, o.MaxEntities) }
 	var q string
 	var answer int
 	switch kind {
@@ -142,24 +141,10 @@ func generateAIW(rng *rand.Rand, o AIWOptions) (rg.Item, error) {
 	}, nil
 }
 
-// parseInteger reads an integer written in any common way ("7", "7.0",
-// "+7", "1,000"); ok is false for anything else.
-func parseInteger(s string) (int64, bool) {
-	s = strings.TrimSuffix(strings.ReplaceAll(strings.TrimSpace(s), ",", ""), ".")
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return n, true
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f != float64(int64(f)) || f > 1e15 || f < -1e15 {
-		return 0, false
-	}
-	return int64(f), true
-}
-
 // scoreInteger is reasoning-gym's default score_answer, lenient about how
 // the number is written ("7.0", "+7").
 func scoreInteger(answer string, it *rg.Item) float64 {
-	if n, ok := parseInteger(answer); ok {
+	if n, ok := rg.ParseInteger(answer); ok {
 		if want, _ := strconv.ParseInt(it.Answer, 10, 64); n == want {
 			return 1
 		}

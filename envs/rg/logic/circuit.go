@@ -23,10 +23,10 @@ type CircuitOptions struct {
 
 // Validate checks each min ≤ max.
 func (o CircuitOptions) Validate() error {
-	if err := rangeError("min_terms", "max_terms", o.MinTerms, o.MaxTerms); err != nil {
+	if err := rg.MinMax("min_terms", "max_terms", o.MinTerms, o.MaxTerms); err != nil {
 		return err
 	}
-	return rangeError("min_inputs", "max_inputs", o.MinInputs, o.MaxInputs)
+	return rg.MinMax("min_inputs", "max_inputs", o.MinInputs, o.MaxInputs)
 }
 
 // Box-drawing pieces of the diagram.
@@ -126,7 +126,7 @@ var CircuitLogic = rg.Task[CircuitOptions]{
 }
 
 func generateCircuit(rng *rand.Rand, o CircuitOptions) (rg.Item, error) {
-	numTerms := between(rng, o.MinTerms, o.MaxTerms)
+	numTerms := rg.Between(rng, o.MinTerms, o.MaxTerms)
 	final := pick(rng, finalGates)
 
 	var distinct []string
@@ -142,7 +142,7 @@ func generateCircuit(rng *rand.Rand, o CircuitOptions) (rg.Item, error) {
 	y := 0
 	for i := range terms {
 		g := pick(rng, termGates)
-		lits := make([]literal, between(rng, o.MinInputs, o.MaxInputs))
+		lits := make([]literal, rg.Between(rng, o.MinInputs, o.MaxInputs))
 		for j := range lits {
 			name := input()
 			lits[j] = literal{name: name, y: y, neg: rng.Float64() < o.NegProb}
@@ -385,7 +385,7 @@ func scoreBit(answer string, it *rg.Item) float64 {
 	case "false":
 		w = "0"
 	}
-	if n, ok := parseInteger(w); ok && strconv.FormatInt(n, 10) == it.Answer {
+	if n, ok := rg.ParseInteger(w); ok && strconv.FormatInt(n, 10) == it.Answer {
 		return 1
 	}
 	return 0

@@ -125,7 +125,7 @@ func (k *kkSampler) statement(self, depth int) *kStatement {
 	case 1:
 		return &kStatement{kind: kNot, subs: []*kStatement{k.statement(self, depth-1)}}
 	case 2, 3:
-		return k.compound([]int{kAnd, kOr}[dice-2], self, depth, between(k.rng, 2, k.width))
+		return k.compound([]int{kAnd, kOr}[dice-2], self, depth, rg.Between(k.rng, 2, k.width))
 	}
 	return k.compound([]int{kImplies, kIff}[dice-4], self, depth, 2)
 }

@@ -34,19 +34,8 @@ func Register(r *envs.Registry) error {
 	return nil
 }
 
-// between draws uniformly from [lo, hi], as Python's randint does.
-func between(rng *rand.Rand, lo, hi int) int { return lo + rng.IntN(hi-lo+1) }
-
 // pick is Python's random.choice.
 func pick[T any](rng *rand.Rand, xs []T) T { return xs[rng.IntN(len(xs))] }
-
-// rangeError names max when a min/max pair is inverted.
-func rangeError(minName, maxName string, lo, hi int) error {
-	if lo > hi {
-		return &envs.OptionError{Option: maxName, Reason: fmt.Sprintf("%d is below %s %d", hi, minName, lo)}
-	}
-	return nil
-}
 
 // normWord lowers a one-word answer and drops the punctuation a model may
 // put around it ("Yes.", "**No**", "'Alice'").

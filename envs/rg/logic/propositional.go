@@ -23,13 +23,13 @@ type PropositionalOptions struct {
 
 // Validate checks each min ≤ max.
 func (o PropositionalOptions) Validate() error {
-	if err := rangeError("min_vars", "max_vars", o.MinVars, o.MaxVars); err != nil {
+	if err := rg.MinMax("min_vars", "max_vars", o.MinVars, o.MaxVars); err != nil {
 		return err
 	}
-	if err := rangeError("min_statements", "max_statements", o.MinStatements, o.MaxStatements); err != nil {
+	if err := rg.MinMax("min_statements", "max_statements", o.MinStatements, o.MaxStatements); err != nil {
 		return err
 	}
-	return rangeError("min_complexity", "max_complexity", o.MinComplexity, o.MaxComplexity)
+	return rg.MinMax("min_complexity", "max_complexity", o.MinComplexity, o.MaxComplexity)
 }
 
 // Connectives, in reasoning-gym's Operator order (the order a random
@@ -225,8 +225,8 @@ var PropositionalLogic = rg.Task[PropositionalOptions]{
 }
 
 func generatePropositional(rng *rand.Rand, o PropositionalOptions) (rg.Item, error) {
-	vars := between(rng, o.MinVars, o.MaxVars)
-	n := between(rng, o.MinStatements, o.MaxStatements)
+	vars := rg.Between(rng, o.MinVars, o.MaxVars)
+	n := rg.Between(rng, o.MinStatements, o.MaxStatements)
 	var premises []*formula
 	var m []bool
 	// Premises that are all tautologies entail nothing non-trivial (no
@@ -237,7 +237,7 @@ func generatePropositional(rng *rand.Rand, o PropositionalOptions) (rg.Item, err
 	for try := 0; ; try++ {
 		premises = premises[:0]
 		for range n {
-			premises = append(premises, randomFormula(rng, vars, between(rng, o.MinComplexity, o.MaxComplexity)))
+			premises = append(premises, randomFormula(rng, vars, rg.Between(rng, o.MinComplexity, o.MaxComplexity)))
 		}
 		m = models(premises, vars)
 		if count(m) != 0 && count(m) != len(m) {

@@ -98,16 +98,16 @@ func generateSelfReference(rng *rand.Rand, o SelfReferenceOptions) (rg.Item, err
 	}
 	var p selfRefPuzzle
 	if meant[0] {
-		p.a = between(rng, 1, t)
+		p.a = rg.Between(rng, 1, t)
 	} else if t+1 > n {
 		p.a = n
 	} else {
-		p.a = between(rng, t+1, n)
+		p.a = rg.Between(rng, t+1, n)
 	}
 	if meant[1] {
-		p.b = between(rng, n-t, n)
+		p.b = rg.Between(rng, n-t, n)
 	} else {
-		p.b = between(rng, 0, max(n-t-1, 0))
+		p.b = rg.Between(rng, 0, max(n-t-1, 0))
 	}
 	p.c = t
 	if !meant[2] {
