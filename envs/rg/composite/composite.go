@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 
 	"github.com/quarry-rl/quarry/envs"
@@ -204,9 +203,6 @@ func (e *Env) OracleAction() (string, error) {
 	}
 	return o.OracleAction()
 }
-
-// Datasets lists the entries' names in order.
-func (e *Env) Datasets() []string { return slices.Clone(e.names) }
 
 // scorer is what an rg env offers besides the Env protocol.
 type scorer interface {
