@@ -1,4 +1,0 @@
-package arc
-
-// rearcGens12 are a batch of ported generators.
-var rearcGens12 = []rearcEntry{}
