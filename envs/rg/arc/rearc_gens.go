@@ -66,7 +66,8 @@ func withColors(ps []pt, colors []int, g *gen) []cell {
 }
 
 // rearcGens are all the ported generators, the first batch here.
-var rearcGens = slices.Concat(rearcGens1, rearcGens2, rearcGens3, rearcGens4, rearcGens5, rearcGens6, rearcGens7, rearcGens8, rearcGens9)
+var rearcGens = slices.Concat(rearcGens1, rearcGens2, rearcGens3, rearcGens4, rearcGens5, rearcGens6, rearcGens7, rearcGens8, rearcGens9,
+	rearcGens10, rearcGens11, rearcGens12, rearcGens13, rearcGens14, rearcGens15)
 
 var rearcGens1 = []rearcEntry{
 	{"007bbfb7", func(g *gen) (Grid, Grid) {
