@@ -48,8 +48,8 @@ type PlayProgress struct {
 
 // PlayResult ends a run of PlayTurns: the episode ended (Done or
 // ContextExceeded), its action calls a tool (Tool, with the generate
-// record Gen: the workflow runs ToolCall, then another PlayTurns), or the
-// slice ran out.
+// record Gen: the workflow runs ToolCall, then another PlayTurns), the
+// slice ran out, or the worker is shutting down.
 type PlayResult struct {
 	PlayProgress
 	Done            bool           `json:"done,omitempty"`
@@ -110,8 +110,14 @@ func (a *Activities) PlayTurns(ctx context.Context, in PlayInput) (_ PlayResult,
 		return PlayResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInference, err)
 	}
 	start := time.Now()
+	stopping := activity.GetWorkerStopChannel(ctx)
 	for first := true; ; first = false {
 		if !first && time.Since(start) >= in.Slice {
+			return PlayResult{PlayProgress: p}, nil
+		}
+		if !first && isClosed(stopping) {
+			// The worker shuts down gracefully: hand the episode back at
+			// this turn boundary; another worker plays on from the head.
 			return PlayResult{PlayProgress: p}, nil
 		}
 		gin := GenerateInput{Episode: in.Episode, Turn: p.Turn, Head: p.Head, AttemptBase: in.AttemptBase}
@@ -227,4 +233,13 @@ func withProgress(err error, p PlayProgress) error {
 		_ = ae.Details(&f.Turn) // GenerateFailure, when the generation failed
 	}
 	return temporal.NewNonRetryableApplicationError(ae.Message(), ae.Type(), ae.Unwrap(), f)
+}
+
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
