@@ -1,6 +1,9 @@
 package retail_test
 
 import (
+	"encoding/json"
+	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -25,7 +28,7 @@ func scripted() map[string]multiagent.Policy {
 
 // The oracle assistant, with the scripted customer, solves every task.
 func TestOracleSolvesEveryTask(t *testing.T) {
-	env := retail.New(retail.DefaultOptions)
+	env := retail.NewShared(retail.DefaultOptions)
 	if n := env.Rows(); n < 50 {
 		t.Fatalf("%d tasks, want at least 50", n)
 	}
@@ -74,5 +77,293 @@ func TestConformance(t *testing.T) {
 	r := registry(t)
 	for _, id := range r.IDs() {
 		t.Run(id, func(t *testing.T) { envtest.Run(t, r, id) })
+	}
+}
+
+// A random assistant (messages and tool calls with arguments from the
+// store) almost never reaches the goal; one that only chats never does.
+func TestRandomAndGarbageScoreZero(t *testing.T) {
+	env := retail.NewShared(retail.DefaultOptions)
+	var random, garbage float64
+	for row := range env.Rows() {
+		for _, p := range []struct {
+			pol multiagent.Policy
+			sum *float64
+		}{
+			{multiagent.RandomPolicy(uint64(row)), &random},
+			{multiagent.PolicyFunc(func(multiagent.Env, multiagent.Agent, string) (string, error) { return "I give up.", nil }), &garbage},
+		} {
+			start, err := env.ResetTask(row)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ep, err := multiagent.Continue(env, start, uint64(row), map[string]multiagent.Policy{
+				retail.Assistant: p.pol, retail.Customer: multiagent.OraclePolicy()}, 200)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ep.Done {
+				t.Fatalf("task %d: episode not over after 200 turns", row)
+			}
+			*p.sum += ep.Total(retail.Assistant)
+		}
+	}
+	n := float64(env.Rows())
+	if random/n > 0.05 || garbage != 0 {
+		t.Fatalf("mean reward: random %v, garbage %v; want ~0 and 0", random/n, garbage/n)
+	}
+}
+
+// firstTask returns the first row whose task satisfies ok.
+func firstTask(t *testing.T, env *retail.Env, ok func(*retail.Task, *retail.DB) bool) int {
+	t.Helper()
+	db := env.Store()
+	for row, task := range env.Tasks() {
+		if ok(&task, db) {
+			return row
+		}
+	}
+	t.Fatal("no task fits")
+	return -1
+}
+
+// Cancelling another of the customer's pending orders than the one asked
+// for scores 0, though every other step is the oracle's.
+func TestWrongOrderScoresZero(t *testing.T) {
+	env := retail.NewShared(retail.DefaultOptions)
+	var target, other string
+	row := firstTask(t, env, func(task *retail.Task, db *retail.DB) bool {
+		if task.Kind != "cancel" {
+			return false
+		}
+		var args struct {
+			OrderID string `json:"order_id"`
+		}
+		json.Unmarshal(task.Steps[0].Write.Args, &args)
+		for _, id := range db.Users[task.UserID].Orders {
+			if id != args.OrderID && db.Orders[id].Status == retail.Pending {
+				target, other = args.OrderID, id
+				return true
+			}
+		}
+		return false
+	})
+	wrong := multiagent.PolicyFunc(func(e multiagent.Env, a multiagent.Agent, obs string) (string, error) {
+		act, err := e.(multiagent.Oracle).OracleAction(a.ID)
+		if strings.Contains(act, "cancel_pending_order") {
+			act = strings.ReplaceAll(act, target, other)
+		}
+		return act, err
+	})
+	start, _ := env.ResetTask(row)
+	ep, err := multiagent.Continue(env, start, 0, map[string]multiagent.Policy{retail.Assistant: wrong, retail.Customer: multiagent.OraclePolicy()}, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ep.Done || ep.Total(retail.Assistant) != 0 || ep.Info.Extra["db_match"] != false {
+		t.Fatalf("wrong cancel: reward %v, info %v", ep.Total(retail.Assistant), ep.Info.Extra)
+	}
+	// The customer did nothing wrong.
+	if ep.Info.Extra["customer_broke_instructions"] != false || ep.Total(retail.Customer) != 1 {
+		t.Fatalf("the customer was flagged: %v", ep.Info.Extra["customer_breaks"])
+	}
+}
+
+// A customer that breaks its instruction is flagged (and the flag is in
+// every later step's info); the scripted customer never is (see
+// TestOracleSolvesEveryTask).
+func TestInstructionBreaksAreFlagged(t *testing.T) {
+	env := retail.NewShared(retail.DefaultOptions)
+	staged := firstTask(t, env, func(task *retail.Task, _ *retail.DB) bool { return task.Kind == "cancel_then_return" })
+	plain := firstTask(t, env, func(task *retail.Task, _ *retail.DB) bool { return task.Kind == "return" })
+	// misbehave lets the scripted customer speak, except on its second
+	// message, which say replaces.
+	misbehave := func(say func(task *retail.Task, scripted string) string) multiagent.Policy {
+		n := 0
+		return multiagent.PolicyFunc(func(e multiagent.Env, a multiagent.Agent, obs string) (string, error) {
+			act, err := e.(multiagent.Oracle).OracleAction(a.ID)
+			n++
+			if n == 2 {
+				act = say(e.(*retail.Env).Task(), act)
+			}
+			return act, err
+		})
+	}
+	cases := []struct {
+		name, want string
+		row        int
+		customer   multiagent.Policy
+	}{
+		{"asks for something not in its instruction", "not in its instruction", plain,
+			misbehave(func(_ *retail.Task, s string) string { return s + " Also, please cancel order #W0000001." })},
+		{"reveals a later line first", "before the earlier request was done", staged,
+			misbehave(func(t *retail.Task, _ string) string { return t.Lines[len(t.Lines)-2].Text })},
+		{"says its whole instruction at once", "at once", plain,
+			misbehave(func(t *retail.Task, _ string) string {
+				var all []string
+				for _, l := range t.Lines[1:] {
+					all = append(all, l.Text)
+				}
+				return strings.Join(all, " ")
+			})},
+		{"stops before telling its order", "stopped before telling", plain,
+			misbehave(func(*retail.Task, string) string { return "Never mind. " + retail.StopToken })},
+		{"says nothing", "empty message", plain,
+			misbehave(func(*retail.Task, string) string { return " " })},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			start, _ := env.ResetTask(c.row)
+			ep, err := multiagent.Continue(env, start, 0, map[string]multiagent.Policy{retail.Assistant: multiagent.OraclePolicy(), retail.Customer: c.customer}, 200)
+			if err != nil {
+				t.Fatal(err)
+			}
+			breaks := strings.Join(env.Breaks(), "; ")
+			if !strings.Contains(breaks, c.want) {
+				t.Fatalf("breaks %q, want one saying %q", breaks, c.want)
+			}
+			if ep.Info.Extra["customer_broke_instructions"] != true || ep.Total(retail.Customer) != 0 {
+				t.Fatalf("final info %v, customer reward %v", ep.Info.Extra, ep.Total(retail.Customer))
+			}
+			last := ep.Turns[len(ep.Turns)-1]
+			if last.Info.Extra["customer_broke_instructions"] != true {
+				t.Fatal("the last step does not carry the flag")
+			}
+		})
+	}
+}
+
+// Play with two policies gives per-agent rows, each agent's return over its
+// own turns.
+func TestPlayRowsPerAgent(t *testing.T) {
+	env := retail.NewShared(retail.DefaultOptions)
+	ep, err := multiagent.Play(env, 5, scripted(), 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := ep.Rows(0.9)
+	count := map[string]int{}
+	for _, r := range rows {
+		if r.AgentID != r.AgentRole || (r.AgentID != retail.Assistant && r.AgentID != retail.Customer) {
+			t.Fatalf("row %+v: agent %q role %q", r, r.AgentID, r.AgentRole)
+		}
+		if r.AgentTurn != count[r.AgentID] {
+			t.Fatalf("row %d: agent_turn %d, want %d", r.Turn, r.AgentTurn, count[r.AgentID])
+		}
+		count[r.AgentID]++
+	}
+	returns := ep.Returns(0.9)
+	for _, id := range []string{retail.Assistant, retail.Customer} {
+		g := returns[id]
+		n := len(g)
+		if n == 0 || n != count[id] || g[n-1] != 1 {
+			t.Fatalf("%s: %d returns for %d turns, last %v; want 1 on its last turn", id, n, count[id], g)
+		}
+		if want := math.Pow(0.9, float64(n-1)); math.Abs(g[0]-want) > 1e-12 {
+			t.Fatalf("%s: first return %v, want 0.9^%d = %v (discounted over its own turns)", id, g[0], n-1, want)
+		}
+	}
+	if len(ep.Messages) == 0 || ep.Messages[0].From != retail.Customer {
+		t.Fatalf("messages %v: the customer speaks first", ep.Messages)
+	}
+}
+
+// The same options give the same store and tasks; another seed another.
+func TestDeterministicFromTheSeed(t *testing.T) {
+	a, b := retail.New(retail.DefaultOptions), retail.NewShared(retail.DefaultOptions)
+	if a.Store().Hash() != b.Store().Hash() || !reflect.DeepEqual(a.Tasks(), b.Tasks()) {
+		t.Fatal("two stores of the same options differ")
+	}
+	o := retail.DefaultOptions
+	o.Seed = 1
+	c := retail.New(o)
+	if c.Store().Hash() == a.Store().Hash() || reflect.DeepEqual(c.Tasks(), a.Tasks()) {
+		t.Fatal("store_seed does not change the store")
+	}
+	for seed := range uint64(5) {
+		x, err := multiagent.Play(a, seed, scripted(), 200)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := multiagent.Play(b, seed, scripted(), 200)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(x, y) {
+			t.Fatalf("seed %d: two instances played differently", seed)
+		}
+	}
+}
+
+func TestSingleAdapterRows(t *testing.T) {
+	r := registry(t)
+	for _, id := range []string{retail.ID, retail.NativeID} {
+		e, err := r.Make(id, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		obs, info, err := e.Reset(3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Extra["agent_id"] != retail.Assistant || info.Extra["agent_role"] != retail.Assistant {
+			t.Fatalf("%s: info %v", id, info.Extra)
+		}
+		if !strings.Contains(obs, "\nCustomer: ") {
+			t.Fatalf("%s: the first observation lacks the customer's opening: %q", id, obs)
+		}
+		if texts := strings.Contains(obs, "<tool_call>"); texts != (id == retail.ID) {
+			t.Fatalf("%s: tag instructions shown = %v", id, texts)
+		}
+		fs := multiagent.FunctionsOf(e)
+		if len(fs) < 13 {
+			t.Fatalf("%s: %d function tools", id, len(fs))
+		}
+		for _, f := range fs {
+			var s struct {
+				Type       string         `json:"type"`
+				Properties map[string]any `json:"properties"`
+			}
+			if err := json.Unmarshal(f.Parameters, &s); err != nil || s.Type != "object" {
+				t.Fatalf("%s: schema %s: %v", f.Name, f.Parameters, err)
+			}
+		}
+		if s, ok := multiagent.AsSingle(e); !ok {
+			t.Fatal("AsSingle found no adapter")
+		} else if m, a := s.Multi(); a.ID != retail.Assistant || len(m.Agents()) != 2 {
+			t.Fatalf("Multi: %v %v", a, m.Agents())
+		}
+	}
+	if _, err := r.Make(retail.ID, map[string]any{"num_tasks": 10}); err == nil {
+		t.Fatal("num_tasks 10 accepted; at least 50 are generated")
+	}
+}
+
+func TestCloneIsDeep(t *testing.T) {
+	env := retail.NewShared(retail.DefaultOptions)
+	db := env.Store()
+	c := db.Clone()
+	if c.Hash() != db.Hash() {
+		t.Fatal("a clone hashes differently")
+	}
+	for _, u := range c.Users {
+		for _, pm := range u.PaymentMethods {
+			if pm.Balance != nil {
+				*pm.Balance += 1
+			}
+		}
+		u.Orders = append(u.Orders[:0], "x")
+	}
+	for _, o := range c.Orders {
+		o.Items[0].Options["x"] = "y"
+		o.PaymentHistory[0].Amount++
+	}
+	for _, p := range c.Products {
+		for _, v := range p.Variants {
+			v.Options["x"] = "y"
+		}
+	}
+	if db.Hash() != env.Store().Hash() {
+		t.Fatal("changing a clone changed the original")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -24,7 +25,11 @@ func (m Money) String() string {
 	if m < 0 {
 		sign, m = "-", -m
 	}
-	return fmt.Sprintf("%s%d.%02d", sign, m/100, m%100)
+	cents := strconv.FormatInt(int64(m%100), 10)
+	if len(cents) == 1 {
+		cents = "0" + cents
+	}
+	return sign + strconv.FormatInt(int64(m/100), 10) + "." + cents
 }
 
 // MarshalJSON writes dollars as a JSON number.
@@ -210,15 +215,50 @@ func (db *DB) Hash() string {
 
 // Clone deep-copies the store.
 func (db *DB) Clone() *DB {
-	b, err := json.Marshal(db)
-	if err != nil {
-		panic(fmt.Sprintf("retail: marshal store: %v", err))
+	out := &DB{Users: make(map[string]*User, len(db.Users)), Products: make(map[string]*Product, len(db.Products)),
+		Orders: make(map[string]*Order, len(db.Orders))}
+	for id, u := range db.Users {
+		c := *u
+		c.PaymentMethods = make(map[string]*PaymentMethod, len(u.PaymentMethods))
+		for k, pm := range u.PaymentMethods {
+			p := *pm
+			if pm.Balance != nil {
+				b := *pm.Balance
+				p.Balance = &b
+			}
+			c.PaymentMethods[k] = &p
+		}
+		c.Orders = slices.Clone(u.Orders)
+		out.Users[id] = &c
 	}
-	var out DB
-	if err := json.Unmarshal(b, &out); err != nil {
-		panic(fmt.Sprintf("retail: unmarshal store: %v", err))
+	for id, p := range db.Products {
+		c := *p
+		c.Variants = make(map[string]*Variant, len(p.Variants))
+		for k, v := range p.Variants {
+			x := *v
+			x.Options = maps.Clone(v.Options)
+			c.Variants[k] = &x
+		}
+		out.Products[id] = &c
 	}
-	return &out
+	for id, o := range db.Orders {
+		c := *o
+		c.Items = make([]Item, len(o.Items))
+		for i, it := range o.Items {
+			it.Options = maps.Clone(it.Options)
+			c.Items[i] = it
+		}
+		c.PaymentHistory = slices.Clone(o.PaymentHistory)
+		c.ReturnItems = slices.Clone(o.ReturnItems)
+		c.ExchangeItems = slices.Clone(o.ExchangeItems)
+		c.ExchangeNewItems = slices.Clone(o.ExchangeNewItems)
+		if o.ExchangePriceDifference != nil {
+			d := *o.ExchangePriceDifference
+			c.ExchangePriceDifference = &d
+		}
+		out.Orders[id] = &c
+	}
+	return out
 }
 
 // catalogue is the product types the store sells and their options.
