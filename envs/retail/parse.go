@@ -106,11 +106,14 @@ func parseTagged(body string) (Call, string) {
 	return Call{Name: name, Args: compact(a)}, ""
 }
 
-// compact returns valid JSON compacted ({} when empty).
+// compact returns valid JSON compacted ({} when empty), with <, > and &
+// escaped as Go's encoder does, so a call's text can never hold a tag.
 func compact(a []byte) json.RawMessage {
 	var b bytes.Buffer
 	if len(a) == 0 || json.Compact(&b, a) != nil {
 		return json.RawMessage("{}")
 	}
-	return b.Bytes()
+	var out bytes.Buffer
+	json.HTMLEscape(&out, b.Bytes())
+	return out.Bytes()
 }
