@@ -220,3 +220,34 @@ func TestSingleAdapter(t *testing.T) {
 		t.Fatalf("unknown agent: err = %v", err)
 	}
 }
+
+func TestPlanFor(t *testing.T) {
+	env := newEcho()
+	cases := []struct {
+		a    multiagent.Assignment
+		mode string
+		err  string
+	}{
+		{multiagent.Assignment{"speaker": "oracle", "listener": "random"}, multiagent.ModeLocal, ""},
+		{multiagent.Assignment{"speaker": "scripted", "listener": "endpoint"}, multiagent.ModeSingle, ""},
+		{multiagent.Assignment{"speaker": "endpoint", "listener": "endpoint"}, multiagent.ModeMulti, ""},
+		{multiagent.Assignment{"speaker": "oracle"}, "", "agents.listener: no policy"},
+		{multiagent.Assignment{"speaker": "oracle", "listener": "human"}, "", `agents.listener: "human": want one of`},
+		{multiagent.Assignment{"speaker": "oracle", "listener": "oracle", "judge": "oracle"}, "", "agents.judge: not a role"},
+	}
+	for _, c := range cases {
+		p, err := multiagent.PlanFor(env, c.a)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%v: err %v, want %q", c.a, err, c.err)
+			}
+			continue
+		}
+		if err != nil || p.Mode != c.mode {
+			t.Errorf("%v: plan %+v err %v, want mode %s", c.a, p, err, c.mode)
+		}
+		if c.mode == multiagent.ModeSingle && p.Trained != "l" {
+			t.Errorf("single plan trains %q, want l", p.Trained)
+		}
+	}
+}
