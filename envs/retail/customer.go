@@ -139,7 +139,7 @@ func (c *customer) check(msg string, writes int) {
 	}
 	if strings.Contains(msg, StopToken) {
 		for i, r := range c.revealed {
-			if !r && len(c.lineEnts[i]) > 0 {
+			if !r && len(c.lineEnts[i]) > 0 && c.available(i, writes) {
 				flag("stopped before telling line %d", i+1)
 			}
 		}

@@ -81,7 +81,8 @@ func TestConformance(t *testing.T) {
 }
 
 // A random assistant (messages and tool calls with arguments from the
-// store) almost never reaches the goal; one that only chats never does.
+// store) almost never reaches the goal; one that only chats never does; the
+// scripted customer keeps to its instruction facing either.
 func TestRandomAndGarbageScoreZero(t *testing.T) {
 	env := retail.NewShared(retail.DefaultOptions)
 	var random, garbage float64
@@ -106,6 +107,9 @@ func TestRandomAndGarbageScoreZero(t *testing.T) {
 				t.Fatalf("task %d: episode not over after 200 turns", row)
 			}
 			*p.sum += ep.Total(retail.Assistant)
+			if ep.Info.Extra["customer_broke_instructions"] != false {
+				t.Errorf("task %d: the scripted customer was flagged facing a bad assistant: %v", row, ep.Info.Extra["customer_breaks"])
+			}
 		}
 	}
 	n := float64(env.Rows())
