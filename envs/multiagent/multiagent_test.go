@@ -251,3 +251,39 @@ func TestPlanFor(t *testing.T) {
 		}
 	}
 }
+
+func TestReplayAndHistory(t *testing.T) {
+	env := newEcho()
+	pols := map[string]multiagent.Policy{"speaker": multiagent.OraclePolicy(), "listener": multiagent.RandomPolicy(4)}
+	ep, err := multiagent.Play(env, 9, pols, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec []multiagent.Recorded
+	for _, tr := range ep.Turns {
+		rec = append(rec, multiagent.Recorded{AgentID: tr.Agent.ID, Action: tr.Action})
+	}
+	start, _ := env.Reset(9)
+	again, err := multiagent.Replay(env, start, 9, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(again.Rows(1)) != fmt.Sprint(ep.Rows(1)) {
+		t.Fatal("replay differs from the episode")
+	}
+	h := ep.History("l")
+	if len(h.Observations) != len(h.Actions)+1 || len(h.Actions) != 3 {
+		t.Fatalf("history: %d observations, %d actions", len(h.Observations), len(h.Actions))
+	}
+	if h.Observations[0].Text != "repeat what you hear"+ep.Turns[0].Action {
+		t.Fatalf("listener's first observation %q: want its instructions and the first word", h.Observations[0].Text)
+	}
+	p, err := envs.Wrapper("chat").Render(h, 0)
+	if err != nil || len(p.Messages) != 2*3+1 {
+		t.Fatalf("chat prompt: %v, %d messages", err, len(p.Messages))
+	}
+	start, _ = env.Reset(9)
+	if _, err := multiagent.Replay(env, start, 9, []multiagent.Recorded{{AgentID: "l", Action: "w1"}}); err == nil {
+		t.Fatal("a record out of turn order replayed")
+	}
+}

@@ -110,6 +110,9 @@ type Episode struct {
 	Info envs.Info `json:"info"`
 	// Unclaimed holds rewards of agents that never acted.
 	Unclaimed map[string]float64 `json:"unclaimed,omitempty"`
+	// First is what each agent was shown before its first action: its
+	// Start observation and anything others' steps showed it meanwhile.
+	First map[string]string `json:"first"`
 }
 
 // Play resets env with seed and plays it with one policy per role until the
@@ -124,7 +127,7 @@ func Play(env Env, seed uint64, policies map[string]Policy, limit int) (Episode,
 
 // Continue plays an env already reset (with Reset or ResetTask) from start.
 func Continue(env Env, start Start, seed uint64, policies map[string]Policy, limit int) (Episode, error) {
-	ep := Episode{Seed: seed, Agents: env.Agents(), Start: start}
+	ep := Episode{Seed: seed, Agents: env.Agents(), Start: start, First: map[string]string{}}
 	byID := map[string]Agent{}
 	for _, a := range ep.Agents {
 		if policies[a.Role] == nil {
@@ -148,6 +151,9 @@ func Continue(env Env, start Start, seed uint64, policies map[string]Policy, lim
 		agent, known := byID[id]
 		if !known {
 			return ep, fmt.Errorf("%w: Next returned %q", ErrUnknownAgent, id)
+		}
+		if counts[id] == 0 {
+			ep.First[id] = pending[id]
 		}
 		action, err := policies[agent.Role].Act(env, agent, pending[id])
 		if err != nil {
@@ -193,6 +199,56 @@ func Continue(env Env, start Start, seed uint64, policies map[string]Policy, lim
 		ep.Unclaimed[id] = r
 	}
 	return ep, nil
+}
+
+// History is agentID's side of the episode as observation wrappers read
+// it: what it was shown before its first action, then after each of its
+// actions what it was shown until its next one. Rendered with a wrapper
+// (envs.Wrapper.Render), it is that agent's prompt: in a multi-agent job each
+// agent's requests are built from its own history.
+func (ep Episode) History(agentID string) envs.History {
+	h := envs.History{Observations: []envs.Observation{{Text: ep.First[agentID]}}}
+	if _, acted := ep.First[agentID]; !acted {
+		h.Observations[0].Text = ep.Start.Observations[agentID]
+	}
+	for _, t := range ep.AgentTurns(agentID) {
+		h.Actions = append(h.Actions, t.Action)
+		h.ShownActions = append(h.ShownActions, envs.ShownAction(t.Action, t.Info))
+		h.Observations = append(h.Observations, envs.Observation{Text: t.Observation, FromTool: t.Info.UseTool,
+			Prefix: t.Info.Prefix, Suffix: t.Info.Suffix})
+		h.Info = t.Info
+	}
+	return h
+}
+
+// Recorded is one action of a recorded episode.
+type Recorded struct {
+	AgentID string `json:"agent_id"`
+	Action  string `json:"action"`
+}
+
+// Replay rebuilds an episode from its recorded actions on an env already
+// reset the same way (the same seed or task row): envs are deterministic,
+// so any worker gets the same state. It fails when the env's turn order
+// disagrees with the record.
+func Replay(env Env, start Start, seed uint64, actions []Recorded) (Episode, error) {
+	i := 0
+	replay := PolicyFunc(func(_ Env, a Agent, _ string) (string, error) {
+		if i >= len(actions) {
+			return "", errors.New("multiagent: replay ran past the record")
+		}
+		r := actions[i]
+		i++
+		if r.AgentID != a.ID {
+			return "", fmt.Errorf("multiagent: replay turn %d: the env gives the turn to %s, the record to %s", i-1, a.ID, r.AgentID)
+		}
+		return r.Action, nil
+	})
+	policies := map[string]Policy{}
+	for _, a := range env.Agents() {
+		policies[a.Role] = replay
+	}
+	return Continue(env, start, seed, policies, len(actions))
 }
 
 // AgentTurns returns the turns of agentID, in order.

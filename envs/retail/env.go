@@ -170,7 +170,9 @@ func (e *Env) assistantStep(act string) multiagent.Result {
 
 // runTool executes one call and reports its output.
 func (e *Env) runTool(c Call, info *envs.Info, res *multiagent.Result) string {
-	info.ParsedAction = c.Text()
+	// A tool's output is a tool message in chat prompts (native calling
+	// pairs it with the call).
+	info.ParsedAction, info.UseTool = c.Text(), true
 	t, ok := toolsByName[c.Name]
 	if !ok {
 		info.InvalidAction = true
