@@ -10,31 +10,40 @@ import (
 // Revision numbers the desk's rules, store generator and tasks.
 const Revision = 1
 
-// IDs registered by Register: the assistant is the trained agent and the
-// scripted customer plays inside the env.
+// IDs registered by Register.
 const (
 	// ID describes the tools in the first observation, called with text tags.
 	ID = "multiagent:retail-v0"
 	// NativeID expects native tool calling (the env's Functions as the
 	// request's tools).
 	NativeID = "multiagent:retail-v0-native"
+	// CustomerID trains the customer instead: the expert assistant plays
+	// inside, and the customer earns 1 iff it ends the conversation without
+	// breaking its instruction (a user simulator's reward).
+	CustomerID = "multiagent:retail-v0-customer"
 )
 
-// Register adds the single-agent retail ids (assistant trained, scripted
-// customer inside) to r.
+// Register adds the single-agent retail ids to r: the assistant trained
+// with the scripted customer inside, and the customer trained with the
+// expert assistant inside.
 func Register(r *envs.Registry) error {
 	for _, v := range []struct {
 		id, desc string
 		native   bool
+		trained  string
 	}{
-		{ID, "TAU-bench-style retail desk: serve a scripted customer with tools over a generated store (text tool tags); 1 iff the final store equals the goal and the required facts were told", false},
-		{NativeID, "TAU-bench-style retail desk with native tool calling: serve a scripted customer with function tools over a generated store; 1 iff the final store equals the goal and the required facts were told", true},
+		{ID, "TAU-bench-style retail desk: serve a scripted customer with tools over a generated store (text tool tags); 1 iff the final store equals the goal and the required facts were told", false, Assistant},
+		{NativeID, "TAU-bench-style retail desk with native tool calling: serve a scripted customer with function tools over a generated store; 1 iff the final store equals the goal and the required facts were told", true, Assistant},
+		{CustomerID, "TAU-bench-style retail desk, the customer's side: play a customer's instruction a line at a time against the expert assistant; 1 iff it ends the conversation (###STOP###) without breaking its instruction", false, Customer},
 	} {
-		native := v.native
+		native, trained := v.native, v.trained
 		err := r.Register(envs.Spec{
 			ID: v.id, Description: v.desc, MaxTurns: MaxTurns, RewardMin: 0, RewardMax: 1, Revision: Revision,
 			Build: envs.Options(DefaultOptions, func(o Options) (envs.Env, error) {
 				o.Native = native
+				if trained == Customer {
+					return multiagent.NewSingle(NewShared(o), Customer, map[string]string{Assistant: multiagent.KindOracle})
+				}
 				return NewSingle(o)
 			}),
 		})

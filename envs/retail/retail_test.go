@@ -371,3 +371,42 @@ func TestCloneIsDeep(t *testing.T) {
 		t.Fatal("changing a clone changed the original")
 	}
 }
+
+// The customer's side: the scripted customer earns 1 against the expert
+// assistant; one that hangs up at once, or says its whole instruction at
+// once, earns 0.
+func TestCustomerID(t *testing.T) {
+	r := registry(t)
+	for seed := range uint64(10) {
+		e, err := r.Make(retail.CustomerID, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := envtest.Play(e, seed, envtest.OraclePolicy, retail.MaxTurns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Return() != 1 || !tr.Done || tr.FirstInfo.Extra["agent_role"] != retail.Customer {
+			t.Fatalf("seed %d: scripted customer return %v, done %v, role %v", seed, tr.Return(), tr.Done, tr.FirstInfo.Extra["agent_role"])
+		}
+		if !strings.Contains(tr.FirstObs, retail.StopToken) || !strings.Contains(tr.FirstObs, "1. ") {
+			t.Fatalf("the customer's first observation is not its instruction: %q", tr.FirstObs)
+		}
+		hangUp := func(envs.Env) (string, error) { return "Bye. " + retail.StopToken, nil }
+		if tr, _ := envtest.Play(e, seed, hangUp, retail.MaxTurns); tr.Return() != 0 {
+			t.Fatalf("seed %d: hanging up at once earns %v", seed, tr.Return())
+		}
+		all := func(envs.Env) (string, error) {
+			s, _ := multiagent.AsSingle(e)
+			m, _ := s.Multi()
+			var lines []string
+			for _, l := range m.(*retail.Env).Task().Lines {
+				lines = append(lines, l.Text)
+			}
+			return strings.Join(lines, " "), nil
+		}
+		if tr, _ := envtest.Play(e, seed, all, retail.MaxTurns); tr.Return() != 0 {
+			t.Fatalf("seed %d: telling everything at once earns %v", seed, tr.Return())
+		}
+	}
+}
