@@ -148,19 +148,16 @@ func (c *customer) check(msg string, writes int) {
 }
 
 // scripted is the scripted customer's next message: its first line first;
-// yes to a confirmation request; else the line the assistant asks for (by
-// keyword) or the next line it may say; once everything is told, the stop
+// then the line the assistant asks for (by keyword), else yes to a
+// confirmation request, else the next line it may say; once everything is told, the stop
 // token when the request is settled (writes done, facts told) or after
 // patience replies without progress.
 func (c *customer) scripted(writes int, settled bool) string {
 	if !c.spoke {
 		return c.task.Lines[0].Text
 	}
-	if asksConfirmation(c.lastAsked) {
-		return "Yes, please go ahead."
-	}
 	low := strings.ToLower(c.lastAsked)
-	next := -1
+	next, asked := -1, -1
 	for i := range c.task.Lines {
 		if c.revealed[i] || !c.available(i, writes) {
 			continue
@@ -169,11 +166,15 @@ func (c *customer) scripted(writes int, settled bool) string {
 			next = i
 		}
 		if slices.ContainsFunc(slotWords[c.task.Lines[i].Slot], func(w string) bool { return strings.Contains(low, w) }) {
-			next = i
+			asked = i
 			break
 		}
 	}
 	switch {
+	case asked >= 0: // "can you confirm your email?" asks for the email
+		return c.task.Lines[asked].Text
+	case asksConfirmation(c.lastAsked):
+		return "Yes, please go ahead."
 	case next >= 0:
 		return c.task.Lines[next].Text
 	case c.allRevealed() && settled:
