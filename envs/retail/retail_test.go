@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/quarry-rl/quarry/envs"
@@ -408,5 +409,38 @@ func TestCustomerID(t *testing.T) {
 		if tr, _ := envtest.Play(e, seed, all, retail.MaxTurns); tr.Return() != 0 {
 			t.Fatalf("seed %d: telling everything at once earns %v", seed, tr.Return())
 		}
+	}
+}
+
+// Instances share one read-only store and task list (NewShared); episodes
+// on them in parallel never interfere (run with -race).
+func TestSharedInstancesInParallel(t *testing.T) {
+	want := map[uint64]float64{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			env := retail.NewShared(retail.DefaultOptions)
+			for seed := range uint64(8) {
+				ep, err := multiagent.Play(env, seed, map[string]multiagent.Policy{
+					retail.Assistant: multiagent.RandomPolicy(seed), retail.Customer: multiagent.OraclePolicy()}, 200)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				if v, ok := want[seed]; ok && v != ep.Total(retail.Customer)+10*float64(len(ep.Turns)) {
+					t.Errorf("goroutine %d seed %d: a different episode", g, seed)
+				}
+				want[seed] = ep.Total(retail.Customer) + 10*float64(len(ep.Turns))
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if retail.NewShared(retail.DefaultOptions).Store().Hash() != retail.New(retail.DefaultOptions).Store().Hash() {
+		t.Fatal("the shared store was changed by its episodes")
 	}
 }
