@@ -287,3 +287,4 @@ func TestReplayAndHistory(t *testing.T) {
 		t.Fatal("a record out of turn order replayed")
 	}
 }
+

@@ -23,7 +23,9 @@ type Single struct {
 	agent  Agent
 	others map[string]string // role → policy kind
 	pols   map[string]Policy
-	seed   uint64
+	// shown holds what each other agent was shown since its last action,
+	// handed to its policy as Play does.
+	shown map[string]string
 }
 
 // NewSingle adapts env for agentID; others names the local policy kind
@@ -90,7 +92,12 @@ func (s *Single) ResetTask(row int) (string, envs.Info, error) {
 }
 
 func (s *Single) begin(start Start, seed uint64) (string, envs.Info, error) {
-	s.seed = seed
+	s.shown = map[string]string{}
+	for id, o := range start.Observations {
+		if id != s.agent.ID {
+			s.shown[id] = o
+		}
+	}
 	s.pols = map[string]Policy{}
 	for _, role := range slices.Sorted(maps.Keys(s.others)) {
 		p, err := Local(s.others[role], seedFor(seed, role))
@@ -118,6 +125,7 @@ func (s *Single) Step(action string) (envs.StepResult, error) {
 	if err != nil {
 		return envs.StepResult{}, err
 	}
+	s.note(r)
 	out := envs.StepResult{Observation: r.Observations[s.agent.ID], Reward: r.Rewards[s.agent.ID],
 		Terminated: r.Terminated, Truncated: r.Truncated, Info: r.Info}
 	if !r.Done() {
@@ -143,14 +151,16 @@ func (s *Single) advance(acc envs.StepResult) (envs.StepResult, error) {
 		if !known {
 			return acc, fmt.Errorf("%w: Next returned %q", ErrUnknownAgent, id)
 		}
-		action, err := s.pols[role].Act(s.env, Agent{ID: id, Role: role}, "")
+		action, err := s.pols[role].Act(s.env, Agent{ID: id, Role: role}, s.shown[id])
 		if err != nil {
 			return acc, fmt.Errorf("%s policy: %w", role, err)
 		}
+		s.shown[id] = ""
 		r, err := s.env.Step(id, action)
 		if err != nil {
 			return acc, fmt.Errorf("%s step: %w", role, err)
 		}
+		s.note(r)
 		acc.Observation += r.Observations[s.agent.ID]
 		acc.Reward += r.Rewards[s.agent.ID]
 		acc.Terminated, acc.Truncated = r.Terminated, r.Truncated
@@ -163,6 +173,15 @@ func (s *Single) advance(acc envs.StepResult) (envs.StepResult, error) {
 		}
 		if r.Done() {
 			return acc, nil
+		}
+	}
+}
+
+// note keeps what a step showed the other agents for their policies.
+func (s *Single) note(r Result) {
+	for id, o := range r.Observations {
+		if id != s.agent.ID {
+			s.shown[id] += o
 		}
 	}
 }
