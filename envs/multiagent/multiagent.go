@@ -68,6 +68,11 @@ type Result struct {
 	// Rewards maps agent id to the reward it earns at this step; an agent's
 	// reward is credited to its latest turn (see Rows).
 	Rewards map[string]float64
+	// Success maps agent id to whether it achieved its own goal, set when
+	// the episode ends (the assistant solved the task; the customer kept to
+	// its instruction). The Single adapter reports its agent's as
+	// Info.Success.
+	Success map[string]bool
 	// Messages are what agents said to each other at this step, as routed.
 	Messages []Message
 	// Terminated and Truncated follow envs.StepResult; they end the

@@ -128,6 +128,9 @@ func (s *Single) Step(action string) (envs.StepResult, error) {
 	s.note(r)
 	out := envs.StepResult{Observation: r.Observations[s.agent.ID], Reward: r.Rewards[s.agent.ID],
 		Terminated: r.Terminated, Truncated: r.Truncated, Info: r.Info}
+	if v, ok := r.Success[s.agent.ID]; ok {
+		out.Info.Success = v
+	}
 	if !r.Done() {
 		if out, err = s.advance(out); err != nil {
 			return envs.StepResult{}, err
@@ -165,6 +168,9 @@ func (s *Single) advance(acc envs.StepResult) (envs.StepResult, error) {
 		acc.Reward += r.Rewards[s.agent.ID]
 		acc.Terminated, acc.Truncated = r.Terminated, r.Truncated
 		acc.Info.Success = acc.Info.Success || r.Info.Success
+		if v, ok := r.Success[s.agent.ID]; ok {
+			acc.Info.Success = v
+		}
 		if len(r.Info.Extra) > 0 {
 			if acc.Info.Extra == nil {
 				acc.Info.Extra = map[string]any{}

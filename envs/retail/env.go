@@ -261,6 +261,7 @@ func (e *Env) finish(res *multiagent.Result, end string) {
 		rc = 1
 	}
 	res.Rewards = map[string]float64{Assistant: ra, Customer: rc}
+	res.Success = map[string]bool{Assistant: ra == 1, Customer: rc == 1}
 	res.Info.Success = ra == 1
 	x := e.progress(res.Info.Extra)
 	x["end"] = end

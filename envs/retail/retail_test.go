@@ -387,14 +387,14 @@ func TestCustomerID(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if tr.Return() != 1 || !tr.Done || tr.FirstInfo.Extra["agent_role"] != retail.Customer {
+		if tr.Return() != 1 || !tr.Done || !tr.Success() || tr.FirstInfo.Extra["agent_role"] != retail.Customer {
 			t.Fatalf("seed %d: scripted customer return %v, done %v, role %v", seed, tr.Return(), tr.Done, tr.FirstInfo.Extra["agent_role"])
 		}
 		if !strings.Contains(tr.FirstObs, retail.StopToken) || !strings.Contains(tr.FirstObs, "1. ") {
 			t.Fatalf("the customer's first observation is not its instruction: %q", tr.FirstObs)
 		}
 		hangUp := func(envs.Env) (string, error) { return "Bye. " + retail.StopToken, nil }
-		if tr, _ := envtest.Play(e, seed, hangUp, retail.MaxTurns); tr.Return() != 0 {
+		if tr, _ := envtest.Play(e, seed, hangUp, retail.MaxTurns); tr.Return() != 0 || tr.Success() {
 			t.Fatalf("seed %d: hanging up at once earns %v", seed, tr.Return())
 		}
 		all := func(envs.Env) (string, error) {
