@@ -207,7 +207,7 @@ func (e *Env) customerStep(act string) multiagent.Result {
 		e.yes = true
 	}
 	e.asked = false
-	res := multiagent.Result{Observations: map[string]string{Assistant: "\nCustomer: " + act},
+	res := multiagent.Result{Observations: map[string]string{Assistant: "Customer: " + act},
 		Messages: []multiagent.Message{{From: Customer, To: Assistant, Text: act}}}
 	if strings.TrimSpace(act) == "" {
 		res.Info.FormatError = true
