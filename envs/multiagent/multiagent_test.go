@@ -287,4 +287,3 @@ func TestReplayAndHistory(t *testing.T) {
 		t.Fatal("a record out of turn order replayed")
 	}
 }
-

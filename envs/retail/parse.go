@@ -29,32 +29,43 @@ type action struct {
 // message); two bodies are read: the Hermes/Qwen form that native calls are
 // recorded in, {"name": …, "arguments": {…}} (arguments may be a string
 // holding the object), and GEM's <tool_name>…</tool_name><arguments>…</arguments>.
-// An opening tag without a closing one is a malformed call, never a message:
-// the customer must not see half a call. Anything else is a message.
+// An opening tag without a closing one is a call when a whole call follows
+// it to the end (a stop string the server dropped), else a malformed call,
+// never a message: the customer must not see half a call. Anything else is
+// a message.
 func parseAction(s string) action {
 	start := strings.Index(s, openTag)
 	if start < 0 {
 		return action{message: strings.TrimSpace(s)}
 	}
-	end := strings.Index(s[start:], closeTag)
-	if end < 0 {
+	var body string
+	if end := strings.Index(s[start:], closeTag); end >= 0 {
+		body = strings.TrimSpace(s[start+len(openTag) : start+end])
+	} else {
+		// Generation stopped at the closing tag and the server dropped it
+		// (OpenAI's stop strings are not returned): a whole call up to the
+		// end of the reply is still a call.
+		body = strings.TrimSpace(s[start+len(openTag):])
+		if c, err := parseBody(body); err == "" {
+			return action{call: &c}
+		}
 		return action{callErr: "unterminated <tool_call>; " + callHelp}
 	}
-	body := strings.TrimSpace(s[start+len(openTag) : start+end])
-	var c Call
-	var err string
-	switch {
-	case strings.HasPrefix(body, "{"):
-		c, err = parseHermes(body)
-	case strings.HasPrefix(body, "<tool_name>"):
-		c, err = parseTagged(body)
-	default:
-		err = "unreadable tool call; " + callHelp
-	}
+	c, err := parseBody(body)
 	if err != "" {
 		return action{callErr: err}
 	}
 	return action{call: &c}
+}
+
+func parseBody(body string) (Call, string) {
+	switch {
+	case strings.HasPrefix(body, "{"):
+		return parseHermes(body)
+	case strings.HasPrefix(body, "<tool_name>"):
+		return parseTagged(body)
+	}
+	return Call{}, "unreadable tool call; " + callHelp
 }
 
 func parseHermes(body string) (Call, string) {

@@ -23,6 +23,8 @@ func TestParseAction(t *testing.T) {
 		{in: `<tool_call>{"arguments": {}}</tool_call>`, err: `without a "name"`},
 		{in: `<tool_call>{"name": "x"} trailing</tool_call>`, err: "text after"},
 		{in: `<tool_call>{"name": "x", "arguments": {`, err: "unterminated"},
+		{in: "<tool_call>\n{\"name\": \"x\", \"arguments\": {}}\n", name: "x", args: `{}`},
+		{in: `<tool_call>{"name": "x"} and more`, err: "unterminated"},
 		{in: `<tool_call>get_user_details</tool_call>`, err: "unreadable"},
 		{in: `<tool_call><tool_name>x</tool_name><arguments>{oops}</arguments></tool_call>`, err: "not valid JSON"},
 	}
