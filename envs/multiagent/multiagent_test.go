@@ -185,8 +185,11 @@ func TestSingleAdapter(t *testing.T) {
 	if !strings.HasPrefix(obs, "repeat what you hear") || !strings.Contains(obs, "w") {
 		t.Fatalf("first observation %q: want the instructions and the speaker's first word", obs)
 	}
-	if info.Extra["agent_id"] != "l" || info.Extra["agent_role"] != "listener" {
+	if a, ok := multiagent.AgentOf(info); !ok || a.ID != "l" || a.Role != "listener" {
 		t.Fatalf("info %v: want agent_id and agent_role", info.Extra)
+	}
+	if _, ok := multiagent.AgentOf(envs.Info{}); ok {
+		t.Fatal("AgentOf found an agent in a single-agent info")
 	}
 	o, ok := envs.AsOracle(e)
 	if !ok {

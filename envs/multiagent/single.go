@@ -262,3 +262,12 @@ func FunctionsOf(e envs.Env) []tools.Function {
 	}
 	return nil
 }
+
+// AgentOf reads the acting agent from a step's info, as the Single adapter
+// tags it: what a turn row's agent_id and agent_role columns take. ok is
+// false for single-agent envs (the columns stay null).
+func AgentOf(info envs.Info) (Agent, bool) {
+	id, _ := info.Extra["agent_id"].(string)
+	role, _ := info.Extra["agent_role"].(string)
+	return Agent{ID: id, Role: role}, id != "" && role != ""
+}
