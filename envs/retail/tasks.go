@@ -167,7 +167,7 @@ func itemText(it Item) string {
 func readOrder(id string) Call { return call("get_order_details", map[string]any{"order_id": id}) }
 func readUser(id string) Call  { return call("get_user_details", map[string]any{"user_id": id}) }
 
-// alternative draws an available variant of it's product other than it.
+// alternative draws an available variant of the item's product, at another price.
 func (g gen) alternative(it Item) (*Variant, bool) {
 	p := g.db.Products[it.ProductID]
 	var cands []*Variant

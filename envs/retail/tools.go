@@ -487,8 +487,9 @@ func (t *tool) decode(raw json.RawMessage) (args, error) {
 }
 
 // apply runs a call on db for the user auth names (which find_user_id_*
-// sets): the observation, and whether it changed the store.
-func apply(db *DB, auth *string, c Call) (out string, err error) {
+// sets) and returns its output; an error is the tool's refusal, shown to
+// the assistant as "Error: …".
+func apply(db *DB, auth *string, c Call) (string, error) {
 	t, ok := toolsByName[c.Name]
 	if !ok {
 		return "", fmt.Errorf("unknown tool %q", c.Name)
