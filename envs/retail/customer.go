@@ -62,7 +62,8 @@ type customer struct {
 	revealed  []bool
 	idle      int // replies since the last revealed line
 	spoke     bool
-	breaks    []string
+	breaks    []string // instruction breaks: the episode may be mis-scored
+	notes     []string // deviations that cannot mis-score it (several lines at once)
 	turns     int
 	lastAsked string // the assistant's last message
 }
@@ -130,7 +131,9 @@ func (c *customer) check(msg string, writes int) {
 		}
 	}
 	if len(newly) > 1 {
-		flag("revealed lines %v at once (one line at a time)", newly)
+		// Telling more than asked makes the task easier, never scores it
+		// wrongly: a note, not a break.
+		c.notes = append(c.notes, fmt.Sprintf("turn %d: revealed lines %v at once (one line at a time)", c.turns, newly))
 	}
 	if len(newly) > 0 {
 		c.idle = 0

@@ -268,6 +268,7 @@ func (e *Env) finish(res *multiagent.Result, end string) {
 	x["db_match"] = match
 	x["missing_facts"] = nonNil(missing)
 	x["customer_breaks"] = nonNil(e.cust.breaks)
+	x["customer_notes"] = nonNil(e.cust.notes)
 	x["policy_violations"] = nonNil(e.notices)
 	x["assistant_reward"], x["customer_reward"] = ra, rc
 	res.Info.Extra = x
@@ -434,8 +435,12 @@ func (e *Env) Functions() []tools.Function { return Functions() }
 // Task returns the current task.
 func (e *Env) Task() *Task { return e.task }
 
-// Breaks returns the instruction check's findings so far.
+// Breaks returns the instruction check's breaks so far.
 func (e *Env) Breaks() []string { return append([]string(nil), e.cust.breaks...) }
+
+// Notes returns the instruction check's notes so far: deviations that
+// cannot mis-score the episode.
+func (e *Env) Notes() []string { return append([]string(nil), e.cust.notes...) }
 
 func (e *Env) systemPrompt() string {
 	var b strings.Builder

@@ -203,14 +203,6 @@ func TestInstructionBreaksAreFlagged(t *testing.T) {
 			misbehave(func(_ *retail.Task, s string) string { return s + " Also, please cancel order #W0000001." })},
 		{"reveals a later line first", "before the earlier request was done", staged,
 			misbehave(func(t *retail.Task, _ string) string { return t.Lines[len(t.Lines)-2].Text })},
-		{"says its whole instruction at once", "at once", plain,
-			misbehave(func(t *retail.Task, _ string) string {
-				var all []string
-				for _, l := range t.Lines[1:] {
-					all = append(all, l.Text)
-				}
-				return strings.Join(all, " ")
-			})},
 		{"stops before telling its order", "stopped before telling", plain,
 			misbehave(func(*retail.Task, string) string { return "Never mind. " + retail.StopToken })},
 		{"says nothing", "empty message", plain,
@@ -235,6 +227,36 @@ func TestInstructionBreaksAreFlagged(t *testing.T) {
 				t.Fatal("the last step does not carry the flag")
 			}
 		})
+	}
+}
+
+// A customer that tells its whole instruction at once is noted, not
+// flagged: telling more than asked cannot mis-score the episode.
+func TestTellingEverythingAtOnceIsANote(t *testing.T) {
+	env := retail.NewShared(retail.DefaultOptions)
+	row := firstTask(t, env, func(task *retail.Task, _ *retail.DB) bool { return task.Kind == "return" })
+	n := 0
+	customer := multiagent.PolicyFunc(func(e multiagent.Env, a multiagent.Agent, obs string) (string, error) {
+		n++
+		if n == 2 {
+			var all []string
+			for _, l := range e.(*retail.Env).Task().Lines[1:] {
+				all = append(all, l.Text)
+			}
+			return strings.Join(all, " "), nil
+		}
+		return e.(multiagent.Oracle).OracleAction(a.ID)
+	})
+	start, _ := env.ResetTask(row)
+	ep, err := multiagent.Continue(env, start, 0, map[string]multiagent.Policy{retail.Assistant: multiagent.OraclePolicy(), retail.Customer: customer}, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes := strings.Join(env.Notes(), "; "); !strings.Contains(notes, "at once") {
+		t.Fatalf("notes %q, want one saying the lines came at once", notes)
+	}
+	if ep.Info.Extra["customer_broke_instructions"] != false || ep.Total(retail.Assistant) != 1 || ep.Total(retail.Customer) != 1 {
+		t.Fatalf("info %v", ep.Info.Extra)
 	}
 }
 
@@ -374,8 +396,8 @@ func TestCloneIsDeep(t *testing.T) {
 }
 
 // The customer's side: the scripted customer earns 1 against the expert
-// assistant; one that hangs up at once, or says its whole instruction at
-// once, earns 0.
+// assistant; one that hangs up at once, or repeats its whole instruction and
+// never ends the conversation, earns 0.
 func TestCustomerID(t *testing.T) {
 	r := registry(t)
 	for seed := range uint64(10) {
@@ -407,7 +429,7 @@ func TestCustomerID(t *testing.T) {
 			return strings.Join(lines, " "), nil
 		}
 		if tr, _ := envtest.Play(e, seed, all, retail.MaxTurns); tr.Return() != 0 {
-			t.Fatalf("seed %d: telling everything at once earns %v", seed, tr.Return())
+			t.Fatalf("seed %d: never ending the conversation earns %v", seed, tr.Return())
 		}
 	}
 }
