@@ -224,7 +224,7 @@ func (e *Env) SampleRandomAction(rng *rand.Rand) string {
 		"pwd",
 		"echo hello",
 		"ls /nonexistent",
-		"cat /etc/debian_version",
+		"echo $HOME",
 		"python3 -c 'print(2 + 2)'",
 		"wc -l /app/* 2>/dev/null | tail -n 1",
 		"false",
