@@ -19,6 +19,9 @@ type Action struct {
 	Cmd string
 	// Timeout is the command's timeout_secs; 0 means the task's default.
 	Timeout float64
+	// EndAfterSuccess ends the episode when the command exits 0 (GEM's
+	// prompt documents end_after_cmd_success: "equal to finish").
+	EndAfterSuccess bool
 	// Message is finish's message, if any.
 	Message string
 	// Text is the part of the response that held the action (GEM's
@@ -118,6 +121,13 @@ func bashArgs(m map[string]any) (Action, error) {
 		return Action{}, &ParseError{Reason: "Action parsing error. <bash> needs a non-empty cmd, e.g. cmd: 'ls -la'"}
 	}
 	a := Action{Kind: ActionBash, Cmd: cmd}
+	if v, ok := m["end_after_cmd_success"]; ok && v != nil {
+		b, ok := v.(bool)
+		if !ok {
+			return Action{}, &ParseError{Reason: fmt.Sprintf("Action parsing error. end_after_cmd_success must be true or false, got %v", v)}
+		}
+		a.EndAfterSuccess = b
+	}
 	if v, ok := m["timeout_secs"]; ok && v != nil {
 		f, ok := number(v)
 		if !ok || f <= 0 || math.IsNaN(f) || math.IsInf(f, 0) {

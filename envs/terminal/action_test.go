@@ -19,6 +19,8 @@ func TestParseAction(t *testing.T) {
 		{in: "<bash>\ncmd: 'ls -la'\n</bash>", kind: ActionBash, cmd: "ls -la"},
 		{in: "I'll look.\n<bash>\ncmd: 'echo $HOME'\ntimeout_secs: 120\n</bash> then more", kind: ActionBash, cmd: "echo $HOME", timeout: 120},
 		{in: "<bash>\ncmd: |\n  cd /app\n  make\ntimeout_secs: 2.5\n</bash>", kind: ActionBash, cmd: "cd /app\nmake\n", timeout: 2.5},
+		{in: "<bash>\ncmd: make\nblock: true\nend_after_cmd_success: true\n</bash>", kind: ActionBash, cmd: "make"},
+		{in: "<bash>\ncmd: make\nend_after_cmd_success: maybe\n</bash>", soft: true},
 		{in: "<finish>\nmessage: \"done\"\n</finish>", kind: ActionFinish},
 		{in: "<finish>all done</finish>", kind: ActionFinish},
 		{in: "<finish></finish>", kind: ActionFinish},

@@ -182,6 +182,9 @@ func (e *Env) step(action string) (envs.StepResult, error) {
 			obs += obsFailed
 		}
 	}
+	if a.EndAfterSuccess && out.exitCode == 0 && !out.timedOut {
+		res.Terminated = true
+	}
 	res.Observation = obs
 	return res, nil
 }

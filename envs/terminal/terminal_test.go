@@ -332,3 +332,21 @@ func TestSolutionCommandsKeepHeredocs(t *testing.T) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }
+
+// end_after_cmd_success ends the episode on a command that succeeds, as
+// GEM's prompt documents it; the tests then score it.
+func TestEndAfterCommandSuccess(t *testing.T) {
+	r := registry(t)
+	e := envtest.MakeReset(t, r, "terminal:hello-file", 0)
+	res, err := e.Step("<bash>\ncmd: 'false'\nend_after_cmd_success: true\n</bash>")
+	if err != nil || res.Done() {
+		t.Fatalf("a failing command ended the episode: %+v, %v", res, err)
+	}
+	res, err = e.Step("<bash>\ncmd: \"echo 'Hello, World!' > /app/hello.txt\"\nend_after_cmd_success: true\n</bash>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Terminated || res.Truncated || res.Reward != 1 || !res.Info.Success {
+		t.Fatalf("end_after_cmd_success: %+v", res)
+	}
+}
