@@ -296,13 +296,19 @@ func (e *Env) command(a Action) (output, error) {
 	}
 	timeout := e.task.CommandTimeout
 	if a.Timeout > 0 {
-		timeout = min(time.Duration(a.Timeout*float64(time.Second)), e.task.MaxTimeout)
+		timeout = e.task.MaxTimeout
+		if a.Timeout < timeout.Seconds() { // compared as seconds: a huge float would overflow a Duration
+			timeout = time.Duration(a.Timeout * float64(time.Second))
+		}
 	}
 	res, err := e.run([]string{"/bin/bash", "-c", shellWrapper, "bash", a.Cmd}, timeout, e.opts.MaxOutputBytes)
 	if err != nil {
 		return output{}, err
 	}
-	out := output{text: string(res.Stdout), exitCode: res.ExitCode, timedOut: res.TimedOut, truncated: res.StdoutTruncated}
+	// Output is bytes (a binary file, a cut in the middle of a character);
+	// an observation is text.
+	text := strings.ToValidUTF8(string(res.Stdout), "\uFFFD")
+	out := output{text: text, exitCode: res.ExitCode, timedOut: res.TimedOut, truncated: res.StdoutTruncated}
 	if out.truncated {
 		out.text += fmt.Sprintf("\n[output truncated to its first %d bytes]", e.opts.MaxOutputBytes)
 	}

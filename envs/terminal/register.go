@@ -17,7 +17,9 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -41,7 +43,7 @@ func Tasks(fsys fs.FS, dir string) ([]*Task, error) {
 	}
 	var tasks []*Task
 	for _, e := range entries {
-		if !e.IsDir() {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") { // .git and the like
 			continue
 		}
 		t, err := LoadTask(fsys, path.Join(dir, e.Name()))
@@ -57,12 +59,31 @@ func Tasks(fsys fs.FS, dir string) ([]*Task, error) {
 // Shipped returns the tasks embedded in the binary.
 func Shipped() ([]*Task, error) { return Tasks(shipped, "tasks") }
 
-// Register adds terminal:<name> for every shipped task. sb provides the
-// sandbox; it may be nil for a registry that only lists or resets envs.
+// EnvTaskDirs names extra task directories, separated by colons: every
+// folder directly inside each is a task (any layout LoadTask reads),
+// registered as terminal:<folder name> beside the shipped ones. Workers and
+// the submitting process must see the same folders: an id's version
+// includes its task's content, so two workers with different copies refuse
+// to mix them in one dataset.
+const EnvTaskDirs = "QUARRY_TERMINAL_TASKS"
+
+// Register adds terminal:<name> for every shipped task and every task in
+// the directories $QUARRY_TERMINAL_TASKS names. sb provides the sandbox; it
+// may be nil for a registry that only lists or resets envs.
 func Register(r *envs.Registry, sb SandboxFunc) error {
 	tasks, err := Shipped()
 	if err != nil {
 		return err
+	}
+	for _, dir := range filepath.SplitList(os.Getenv(EnvTaskDirs)) {
+		if dir == "" {
+			continue
+		}
+		more, err := Tasks(os.DirFS(dir), ".")
+		if err != nil {
+			return fmt.Errorf("%s=%s: %w", EnvTaskDirs, dir, err)
+		}
+		tasks = append(tasks, more...)
 	}
 	return RegisterTasks(r, tasks, sb)
 }

@@ -220,6 +220,13 @@ func TestCommandLimits(t *testing.T) {
 	if res.Info.Extra["timed_out"] != true || !strings.Contains(res.Observation, "timed out after 1s") || res.Done() {
 		t.Fatalf("timeout: %+v", res)
 	}
+	res, err = e.Step("<bash>\ncmd: 'head -c 3 /dev/zero; printf \"\\\\377\\\\376\"; exit 0'\ntimeout_secs: 1.0e+300\n</bash>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "<bash_output>\x00\x00\x00\uFFFD</bash_output>"; res.Observation != want {
+		t.Fatalf("binary output: %q, want %q", res.Observation, want)
+	}
 	res, err = e.Step(BashAction("yes | head -c 100000", 0))
 	if err != nil {
 		t.Fatal(err)
@@ -348,5 +355,47 @@ func TestEndAfterCommandSuccess(t *testing.T) {
 	}
 	if !res.Terminated || res.Truncated || res.Reward != 1 || !res.Info.Success {
 		t.Fatalf("end_after_cmd_success: %+v", res)
+	}
+}
+
+// Task folders outside the binary ($QUARRY_TERMINAL_TASKS) register beside
+// the shipped ones, here a Terminal-Bench folder with its Docker files.
+func TestExtraTaskDirs(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"my-task/task.yaml":             "instruction: Write 42 to /app/answer.txt\nparser_name: pytest\n",
+		"my-task/Dockerfile":            "FROM ubuntu\n",
+		"my-task/solution.sh":           "#!/bin/bash\necho 42 > /app/answer.txt\n",
+		"my-task/tests/test_outputs.py": "def test_answer():\n    assert open('/app/answer.txt').read().strip() == '42'\n",
+		".git/HEAD":                     "ref: refs/heads/main\n",
+	}
+	for name, body := range files {
+		p := dir + "/" + name
+		if err := os.MkdirAll(p[:strings.LastIndex(p, "/")], 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv(EnvTaskDirs, dir)
+	r := registry(t)
+	spec, err := r.Lookup("terminal:my-task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := envtest.Play(envtest.Make(t, r, spec.ID, nil), 0, envtest.OraclePolicy, spec.MaxTurns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tr.Success() || tr.Return() != 1 {
+		t.Fatalf("oracle on an outside task: %s", tr)
+	}
+	// Changing the folder changes the id's version.
+	if err := os.WriteFile(dir+"/my-task/solution.sh", []byte("echo 42 > /app/answer.txt\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := registry(t).Lookup(spec.ID); again.Version() == spec.Version() {
+		t.Fatal("the version ignores the task folder's content")
 	}
 }
