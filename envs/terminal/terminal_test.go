@@ -399,3 +399,33 @@ func TestExtraTaskDirs(t *testing.T) {
 		t.Fatal("the version ignores the task folder's content")
 	}
 }
+
+// BenchmarkCommand measures one command's round trip (a sandbox run of
+// bash in the Debian root), and an episode's set-up plus tests.
+// `go test -run '^$' -bench . ./envs/terminal`
+func BenchmarkCommand(b *testing.B) {
+	r := registry(b)
+	b.Run("echo", func(b *testing.B) {
+		e := envtest.MakeReset(b, r, "terminal:hello-file", 0)
+		b.ReportAllocs()
+		n := 0
+		for b.Loop() {
+			if _, err := e.Step(BashAction("echo hi", 0)); err != nil {
+				b.Fatal(err)
+			}
+			if n++; n%25 == 0 { // before the turn limit
+				if _, _, err := e.Reset(0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("oracle_episode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := envtest.Play(envtest.Make(b, r, "terminal:csv-region-totals", nil), 0, envtest.OraclePolicy, 10); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
