@@ -194,20 +194,28 @@ func firstLine(s string) string {
 }
 
 // BashAction formats a command as GEM's prompt shows it: a <bash> block
-// whose body is YAML, cmd as a literal block scalar when it spans lines and
-// reads back unchanged that way, else as a double-quoted string (JSON's
-// escapes, which YAML shares; < and > escaped, so a "</bash>" inside the
-// command cannot close the block).
+// whose body is YAML, cmd single-quoted (the prompt's advice) or, when it
+// spans lines, a literal block scalar — whichever reads back unchanged —
+// else a double-quoted string with JSON's escapes (which YAML shares; < and
+// > escaped, so a "</bash>" inside the command cannot close the block).
 func BashAction(cmd string, timeoutSecs int) string {
 	tail := ""
 	if timeoutSecs > 0 {
 		tail = "timeout_secs: " + strconv.Itoa(timeoutSecs) + "\n"
 	}
-	if strings.Contains(cmd, "\n") && !strings.Contains(cmd, "</bash>") {
-		b, err := yaml.MarshalWithOptions(map[string]any{"cmd": cmd}, yaml.UseLiteralStyleIfMultiline(true))
-		if err == nil {
+	readsBack := func(action string) bool {
+		a, err := ParseAction(action)
+		return err == nil && a.Cmd == cmd
+	}
+	if !strings.Contains(cmd, "</bash>") {
+		if !strings.Contains(cmd, "\n") {
+			action := "<bash>\ncmd: '" + strings.ReplaceAll(cmd, "'", "''") + "'\n" + tail + "</bash>"
+			if readsBack(action) {
+				return action
+			}
+		} else if b, err := yaml.MarshalWithOptions(map[string]any{"cmd": cmd}, yaml.UseLiteralStyleIfMultiline(true)); err == nil {
 			action := "<bash>\n" + string(b) + tail + "</bash>"
-			if a, err := ParseAction(action); err == nil && a.Cmd == cmd {
+			if readsBack(action) {
 				return action
 			}
 		}
