@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,6 +53,7 @@ type Env struct {
 	rootfs func() (string, error)
 
 	ws       *sandbox.Workspace // nil until the first command
+	release  runtime.Cleanup    // closes ws if the env is dropped unclosed
 	turns    int
 	failures int
 	done     bool
@@ -69,11 +71,14 @@ func New(task *Task, o Options, sb SandboxFunc) *Env {
 // Task returns the env's task.
 func (e *Env) Task() *Task { return e.task }
 
-// Close releases the episode's sandbox workspace, if any.
+// Close releases the episode's sandbox workspace, if any. An env dropped
+// mid-episode without Close (a session cache replacing it) releases it
+// when the garbage collector finds the env unreachable.
 func (e *Env) Close() error {
 	if e.ws == nil {
 		return nil
 	}
+	e.release.Stop()
 	err := e.ws.Close()
 	e.ws = nil
 	return err
@@ -355,6 +360,7 @@ func (e *Env) start() error {
 		return fmt.Errorf("terminal: %w", err)
 	}
 	e.ws = ws
+	e.release = runtime.AddCleanup(e, func(ws *sandbox.Workspace) { ws.Close() }, ws)
 	if e.task.Setup == "" {
 		return nil
 	}

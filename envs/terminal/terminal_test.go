@@ -4,9 +4,11 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/quarry-rl/quarry/envs"
 	"github.com/quarry-rl/quarry/envs/envtest"
@@ -428,4 +430,37 @@ func BenchmarkCommand(b *testing.B) {
 			}
 		}
 	})
+}
+
+// An env dropped mid-episode without Close (a session cache replacing it)
+// still releases its workspace once it is garbage.
+func TestDroppedEnvReleasesItsWorkspace(t *testing.T) {
+	tasks, err := Shipped()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := func() string {
+		e := New(tasks[0], DefaultOptions(), sandboxFunc(t))
+		if _, _, err := e.Reset(0); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Step(BashAction("echo hi > /app/x", 0)); err != nil {
+			t.Fatal(err)
+		}
+		return e.ws.Dir()
+	}()
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("the live workspace is gone already: %v", err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		if _, err := os.Stat(dir); os.IsNotExist(err) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the dropped env's workspace was not released")
+		}
+		runtime.Gosched()
+	}
 }
