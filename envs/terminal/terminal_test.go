@@ -464,3 +464,40 @@ func TestDroppedEnvReleasesItsWorkspace(t *testing.T) {
 		runtime.Gosched()
 	}
 }
+
+// The reward is the weighted fraction of passing tests, for Quarry's test
+// scripts and for Terminal-Bench's pytest functions alike.
+func TestPartialCreditIsWeighted(t *testing.T) {
+	r := registry(t)
+	for _, c := range []struct {
+		id, cmd string
+		want    float64
+		tests   map[string]bool
+	}{
+		// test_count weighs 0.25 of 1 in the task's test_weights.
+		{"terminal:tb-reverse-lines", "echo 4 > /app/count.txt", 0.25, map[string]bool{"test_count": true, "test_reversed": false}},
+		// header.py weighs 1, rows.py 3.
+		{"terminal:csv-region-totals", "echo region,total > /app/totals.csv", 0.25, map[string]bool{"header": true, "rows": false}},
+	} {
+		t.Run(c.id, func(t *testing.T) {
+			t.Parallel()
+			e := envtest.MakeReset(t, r, c.id, 0)
+			if _, err := e.Step(BashAction(c.cmd, 0)); err != nil {
+				t.Fatal(err)
+			}
+			res, err := e.Step(FinishAction("partly"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := res.Info.Extra["tests"].(map[string]bool)
+			if res.Reward != c.want || res.Info.Success || len(got) != len(c.tests) {
+				t.Fatalf("reward %v success %v tests %v, want %v and %v", res.Reward, res.Info.Success, got, c.want, c.tests)
+			}
+			for k, v := range c.tests {
+				if got[k] != v {
+					t.Fatalf("tests %v, want %v", got, c.tests)
+				}
+			}
+		})
+	}
+}
