@@ -116,8 +116,9 @@ type testYAML struct {
 //   - Quarry: task.yaml with a tests: list (scripts and weights),
 //     instruction.md or task.yaml's instruction, setup.sh, solution.sh, tests/.
 //   - Terminal-Bench: task.yaml with instruction (no tests: list),
-//     tests/test_*.py run by pytest, weights from test_weights (task.yaml or
-//     tests/test_weights.json, GEM's), solution.sh.
+//     tests/test_*.py run by pytest, weights from test_weights (task.yaml,
+//     or test_weights.json beside it as GEM reads it, or in tests/),
+//     solution.sh.
 //   - Harbor: task.toml, instruction.md, tests/test.sh writing
 //     /logs/verifier/reward.txt, solution/solve.sh.
 //
@@ -220,10 +221,20 @@ func (t *Task) loadYAML(src string, read func(string) (string, bool, error)) err
 		return nil
 	}
 	t.Format = FormatTerminalBench
+	// GEM reads test_weights.json beside task.yaml; tests/ is accepted too.
 	weights := y.TestWeights
-	if b, ok := t.Files["test_weights.json"]; ok && weights == nil {
-		if err := json.Unmarshal(b, &weights); err != nil {
-			return fmt.Errorf("tests/test_weights.json: %w", err)
+	for _, name := range []string{"test_weights.json", "tests/test_weights.json"} {
+		if weights != nil {
+			break
+		}
+		src, ok, err := read(name)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if err := json.Unmarshal([]byte(src), &weights); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
 		}
 	}
 	return t.pytestTests(weights)
