@@ -159,6 +159,8 @@ func (e *Env) step(action string) (envs.StepResult, error) {
 			Terminated:  perr.Fatal,
 			Info:        envs.Info{FormatError: true, Extra: map[string]any{}},
 		}, nil
+	} else if err != nil {
+		return envs.StepResult{}, fmt.Errorf("terminal: parse action: %w", err)
 	}
 	info := envs.Info{ParsedAction: a.Text, Extra: map[string]any{}}
 	if a.Kind == ActionFinish {
