@@ -256,6 +256,31 @@ func (e *Env) OracleAction() (string, error) {
 	return FinishAction("solution applied"), nil
 }
 
+// StepBound implements envs.StepBounder: the most one Step can take — the
+// task's setup (at the first command), one command, and the tests at the
+// end, each at its time limit, plus the sandbox's set-up (stepOverhead).
+// The pipeline sizes the Act activity's timeout from it.
+func (e *Env) StepBound() time.Duration {
+	tests := 0
+	pytest := false
+	for _, t := range e.task.Tests {
+		if t.Kind == KindPytest {
+			pytest = true // one run for every pytest test
+			continue
+		}
+		tests++
+	}
+	if pytest {
+		tests++
+	}
+	return 2*e.task.MaxTimeout + time.Duration(tests)*e.task.TestTimeout + stepOverhead
+}
+
+// stepOverhead is a Step's time beyond its commands': a workspace's set-up
+// and removal, the wait for a sandbox slot behind bounded runs, writing the
+// tests.
+const stepOverhead = 30 * time.Second
+
 // MarkReplay implements envs.Replayer: between MarkReplay(true) and
 // MarkReplay(false) the steps re-execute recorded commands into a fresh
 // workspace; every later step's Info.Extra says "replayed" (with the count

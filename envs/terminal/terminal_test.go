@@ -501,3 +501,18 @@ func TestPartialCreditIsWeighted(t *testing.T) {
 		})
 	}
 }
+
+// The Act activity's timeout covers the slowest Step: setup, a command at
+// its longest, and every test at its limit.
+func TestStepBound(t *testing.T) {
+	r := registry(t)
+	e := envtest.Make(t, r, "terminal:csv-region-totals", nil)
+	// setup and a command at 120 s each, two test scripts at 60 s, 30 s overhead.
+	if got, want := envs.StepBound(e), 2*120*time.Second+2*60*time.Second+30*time.Second; got != want {
+		t.Fatalf("StepBound %v, want %v", got, want)
+	}
+	// Terminal-Bench's pytest functions run in one pytest.
+	if got, want := envs.StepBound(envtest.Make(t, r, "terminal:tb-reverse-lines", nil)), 2*120*time.Second+60*time.Second+30*time.Second; got != want {
+		t.Fatalf("StepBound %v, want %v", got, want)
+	}
+}
