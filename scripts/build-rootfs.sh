@@ -64,7 +64,8 @@ debootstrap --variant="$VARIANT" --include="$include" "$SUITE" "$tmp" "$MIRROR" 
 rm -rf "$tmp"/var/cache/apt/archives/*.deb "$tmp"/var/lib/apt/lists/* \
 	"$tmp"/usr/share/doc/* "$tmp"/usr/share/man/* "$tmp"/usr/share/info/* "$tmp"/usr/share/locale/*
 # Mount points: the root is bound read-only, so every directory the sandbox
-# binds a writable dir on (internal/sandbox TerminalPaths) or mounts over
+# binds a writable dir on (internal/sandbox RootFS.Writable, plus /tests for
+# envs/terminal) or mounts over
 # must exist in it: /app (the task's working dir, as Terminal-Bench and
 # Harbor images have it), /home/agent (HOME), /tmp, /logs (Harbor's verifier
 # writes /logs/verifier/reward.txt), /tests (the tests, bound only while they
@@ -77,8 +78,9 @@ chmod 1777 "$tmp/tmp"
 echo "agent:x:1000:1000:agent:/home/agent:/bin/bash" >>"$tmp/etc/passwd"
 echo "agent:x:1000:" >>"$tmp/etc/group"
 printf '127.0.0.1\tlocalhost sandbox\n::1\tlocalhost\n' >"$tmp/etc/hosts"
-# git refuses repositories owned by another uid (the slot uid changes between
-# workers); the sandbox is the trust boundary, so trust every directory.
+# git refuses repositories owned by another uid (files the host wrote show as
+# the unmapped "nobody"); the sandbox is the trust boundary, so trust every
+# directory. Commits get a fixed identity.
 printf '[safe]\n\tdirectory = *\n[user]\n\tname = agent\n\temail = agent@sandbox\n[init]\n\tdefaultBranch = main\n' >"$tmp/etc/gitconfig"
 {
 	echo "key=$key suite=$SUITE mirror=$MIRROR variant=$VARIANT recipe=$RECIPE"
