@@ -464,7 +464,7 @@ func (e *Env) runTests() (scored, error) {
 	for _, t := range e.task.Tests {
 		switch t.Kind {
 		case KindScript:
-			res, err := e.run(testCommand(t.File), e.task.TestTimeout, 8<<10)
+			res, err := e.run(testCommand(t), e.task.TestTimeout, 8<<10)
 			if err != nil {
 				return scored{}, err
 			}
@@ -502,12 +502,16 @@ func (e *Env) runTests() (scored, error) {
 
 // testCommand runs a test script as its extension says: Python isolated
 // from the agent's files (-I: no cwd, user site or PYTHON* variables on its
-// path), shell without rc files and with errexit (-e), so every line of a
-// shell test is a check.
-func testCommand(file string) []string {
-	p := path.Join("/tests", file)
-	if strings.HasSuffix(file, ".py") {
+// path), shell without rc files. A Quarry test script runs with errexit
+// (-e), so every line of it is a check; Harbor's test.sh runs as written
+// (it decides the reward itself, often after a failing command).
+func testCommand(t Test) []string {
+	p := path.Join("/tests", t.File)
+	switch {
+	case strings.HasSuffix(t.File, ".py"):
 		return []string{"/usr/bin/python3", "-I", p}
+	case t.Kind == KindHarbor:
+		return []string{"/bin/bash", "--noprofile", "--norc", p}
 	}
 	return []string{"/bin/bash", "--noprofile", "--norc", "-e", p}
 }
@@ -532,7 +536,7 @@ func (e *Env) pytest(files []string, passed map[string]bool) error {
 
 // harbor runs a Harbor task's tests/test.sh and reads the reward it wrote.
 func (e *Env) harbor(t Test, logs string) (float64, string, error) {
-	res, err := e.run(testCommand(t.File), e.task.TestTimeout, 8<<10)
+	res, err := e.run(testCommand(t), e.task.TestTimeout, 8<<10)
 	if err != nil {
 		return 0, "", err
 	}

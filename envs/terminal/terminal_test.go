@@ -370,6 +370,12 @@ func TestExtraTaskDirs(t *testing.T) {
 		"my-task/solution.sh":           "#!/bin/bash\necho 42 > /app/answer.txt\n",
 		"my-task/tests/test_outputs.py": "def test_answer():\n    assert open('/app/answer.txt').read().strip() == '42'\n",
 		".git/HEAD":                     "ref: refs/heads/main\n",
+		// A Harbor test.sh runs as written: a failing command before the
+		// reward is written does not abort it.
+		"harbor-task/task.toml":         "[verifier]\ntimeout_sec = 30\n",
+		"harbor-task/instruction.md":    "Write 42 to /app/answer.txt\n",
+		"harbor-task/solution/solve.sh": "echo 42 > /app/answer.txt\n",
+		"harbor-task/tests/test.sh":     "ls /nonexistent\nif grep -qx 42 /app/answer.txt; then echo 1; else echo 0; fi > /logs/verifier/reward.txt\n",
 	}
 	for name, body := range files {
 		p := dir + "/" + name
@@ -392,6 +398,14 @@ func TestExtraTaskDirs(t *testing.T) {
 	}
 	if !tr.Success() || tr.Return() != 1 {
 		t.Fatalf("oracle on an outside task: %s", tr)
+	}
+	hb, _ := r.Lookup("terminal:harbor-task")
+	tr, err = envtest.Play(envtest.Make(t, r, hb.ID, nil), 0, envtest.OraclePolicy, hb.MaxTurns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tr.Success() || tr.Return() != 1 {
+		t.Fatalf("oracle on an outside Harbor task: %s", tr)
 	}
 	// Changing the folder changes the id's version.
 	if err := os.WriteFile(dir+"/my-task/solution.sh", []byte("echo 42 > /app/answer.txt\n"), 0o644); err != nil {
