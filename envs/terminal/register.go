@@ -68,7 +68,7 @@ func Shipped() ([]*Task, error) { return Tasks(shipped, "tasks") }
 const EnvTaskDirs = "QUARRY_TERMINAL_TASKS"
 
 // Register adds terminal:<name> for every shipped task and every task in
-// the directories $QUARRY_TERMINAL_TASKS names. sb provides the sandbox; it
+// the directories $QUARRY_TERMINAL_TASKS names, and terminal:all over them. sb provides the sandbox; it
 // may be nil for a registry that only lists or resets envs.
 func Register(r *envs.Registry, sb SandboxFunc) error {
 	tasks, err := Shipped()
@@ -88,8 +88,33 @@ func Register(r *envs.Registry, sb SandboxFunc) error {
 	return RegisterTasks(r, tasks, sb)
 }
 
-// RegisterTasks adds terminal:<name> for each task.
+// RegisterTasks adds terminal:<name> for each task, and terminal:all over
+// all of them.
 func RegisterTasks(r *envs.Registry, tasks []*Task, sb SandboxFunc) error {
+	if len(tasks) == 0 {
+		return nil
+	}
+	maxTurns := 0
+	var digests [][]byte
+	for _, t := range tasks {
+		maxTurns = max(maxTurns, t.MaxTurns)
+		digests = append(digests, []byte(t.Digest()))
+	}
+	err := r.Register(envs.Spec{
+		ID:          MixID,
+		Description: fmt.Sprintf("One of the %d terminal tasks per episode (drawn from the seed, or the job's task row), as GEM's DockerEnv over a task list.", len(tasks)),
+		MaxTurns:    maxTurns,
+		RewardMin:   0,
+		RewardMax:   1,
+		Revision:    Revision,
+		DataDigest:  envs.Digest(digests...),
+		Build: envs.Options(DefaultOptions(), func(o Options) (envs.Env, error) {
+			return NewMix(tasks, o, sb), nil
+		}),
+	})
+	if err != nil {
+		return fmt.Errorf("terminal: %w", err)
+	}
 	for _, t := range tasks {
 		if len(SolutionCommands(t.Solution))+1 > t.MaxTurns {
 			return fmt.Errorf("terminal: task %s: its solution takes more than max_turns (%d) steps", t.Name, t.MaxTurns)

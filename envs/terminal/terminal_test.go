@@ -139,7 +139,7 @@ func TestRandomAndGarbageScoreZero(t *testing.T) {
 // about 80 episodes an id; the oracle and random tests above cover the rest).
 func TestConformance(t *testing.T) {
 	r := registry(t)
-	for _, id := range []string{"terminal:hello-file", "terminal:git-merge-conflict", "terminal:harbor-uppercase"} {
+	for _, id := range []string{"terminal:hello-file", "terminal:git-merge-conflict", "terminal:harbor-uppercase", MixID} {
 		t.Run(id, func(t *testing.T) {
 			t.Parallel()
 			envtest.Run(t, r, id)
@@ -528,5 +528,39 @@ func TestStepBound(t *testing.T) {
 	// Terminal-Bench's pytest functions run in one pytest.
 	if got, want := envs.StepBound(envtest.Make(t, r, "terminal:tb-reverse-lines", nil)), 2*120*time.Second+60*time.Second+30*time.Second; got != want {
 		t.Fatalf("StepBound %v, want %v", got, want)
+	}
+}
+
+// terminal:all plays one task per episode: a row is a task (a job draws
+// them without replacement), a seed draws one.
+func TestMixDrawsTasks(t *testing.T) {
+	r := registry(t)
+	tasks, _ := Shipped()
+	e := envtest.Make(t, r, MixID, nil)
+	if n, err := envs.Rows(e); err != nil || n != len(tasks) {
+		t.Fatalf("Rows = %d, %v; want %d", n, err, len(tasks))
+	}
+	for _, row := range []int{0, len(tasks) - 1} {
+		_, info, err := envs.ResetTask(e, row, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Extra["task"] != tasks[row].Name {
+			t.Fatalf("row %d is task %v, want %s", row, info.Extra["task"], tasks[row].Name)
+		}
+	}
+	seen := map[any]bool{}
+	for seed := range uint64(20) {
+		_, info, err := e.Reset(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[info.Extra["task"]] = true
+	}
+	if len(seen) < 5 {
+		t.Fatalf("20 seeds drew %d tasks", len(seen))
+	}
+	if spec, _ := r.Lookup(MixID); envs.StepBound(e) < envs.StepBound(envtest.Make(t, r, "terminal:csv-region-totals", nil)) || spec.MaxTurns != DefaultMaxTurns {
+		t.Fatalf("terminal:all bounds: step %v, turns %d", envs.StepBound(e), spec.MaxTurns)
 	}
 }
