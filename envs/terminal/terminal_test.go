@@ -564,3 +564,30 @@ func TestMixDrawsTasks(t *testing.T) {
 		t.Fatalf("terminal:all bounds: step %v, turns %d", envs.StepBound(e), spec.MaxTurns)
 	}
 }
+
+// No process outlives its command: a background job is reaped with it, and
+// the episode leaves nothing running as the sandbox's uids.
+func TestBackgroundProcessesAreReaped(t *testing.T) {
+	r := registry(t)
+	e := envtest.MakeReset(t, r, "terminal:hello-file", 0)
+	start := time.Now()
+	res, err := e.Step(BashAction("(sleep 100; echo late > /app/late) & echo started", 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Observation != "<bash_output>started\n</bash_output>" || time.Since(start) > 4*time.Second {
+		t.Fatalf("background job: %q after %v", res.Observation, time.Since(start))
+	}
+	if res, err = e.Step(BashAction("ps -e -o comm= | grep -c sleep; ls /app", 0)); err != nil {
+		t.Fatal(err)
+	}
+	if res.Observation != "<bash_output>0\n</bash_output>" {
+		t.Fatalf("the background job survived its command: %q", res.Observation)
+	}
+	if _, err := e.Step(FinishAction("done")); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := shared.Get(t).ProcessCount(); err != nil || n != 0 {
+		t.Fatalf("%d processes left as the sandbox's uids (%v)", n, err)
+	}
+}
