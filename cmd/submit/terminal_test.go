@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -30,10 +31,10 @@ func TestExampleTerminalOracle(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := strings.Replace(string(b), "output: ./out\n", "", 1)
-	spec := runLocalJob(t, body)
+	spec := runLocalJobUIDs(t, body, terminalUIDs(t))
 	_, turns, eps := readShards(t, spec.Output, "terminal-oracle")
 	if len(eps) != 8 {
-		t.Fatalf("%d episodes, want 8", len(eps))
+		t.Fatalf("%d episodes, want 8%s", len(eps), firstFailure(t, spec.Output, "terminal-oracle"))
 	}
 	seen := map[string]bool{}
 	for _, e := range eps {
@@ -65,7 +66,7 @@ func TestExampleTerminalOracle(t *testing.T) {
 // rows hold the sandbox's output of each command.
 func TestLocalTerminalEndpointJob(t *testing.T) {
 	srv := openaitest.Start(t, openaitest.WithPolicy(terminalPolicy(t)))
-	spec := runLocalJob(t, `
+	spec := runLocalJobUIDs(t, `
 job: terminal-endpoint
 seed: 3
 envs: [{id: terminal:git-revert-bad-commit}, {id: terminal:make-fix-build}]
@@ -73,10 +74,10 @@ tasks: 4
 samples_per_task: 1
 batch_size: 4
 policy: {kind: openai, openai: {endpoints: ["`+srv.BaseURL()+`"], model: `+openaitest.DefaultModel+`, sampling: {max_tokens: 512}}}
-`)
+`, terminalUIDs(t))
 	_, turns, eps := readShards(t, spec.Output, "terminal-endpoint")
 	if len(eps) != 4 {
-		t.Fatalf("%d episodes, want 4", len(eps))
+		t.Fatalf("%d episodes, want 4%s", len(eps), firstFailure(t, spec.Output, "terminal-endpoint"))
 	}
 	for _, e := range eps {
 		if !e.Success || e.TotalReward != 1 || e.NumTurns < 2 {
@@ -153,7 +154,7 @@ output: `+filepath.Join(dir, "out")+`
 	defer sess.close()
 	// One registry (one sandbox, this test's uids) shared by both workers;
 	// each worker has its own session cache.
-	reg, err := catalog.New(catalog.WithSandbox(sandbox.Lazy(sandbox.Options{BaseDir: sandboxtest.Dir(t), UIDBase: 69100, Slots: 2})))
+	reg, err := catalog.New(catalog.WithSandbox(sandbox.Lazy(sandbox.Options{BaseDir: sandboxtest.Dir(t), UIDBase: terminalUIDs(t), Slots: 2})))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,11 +183,46 @@ output: `+filepath.Join(dir, "out")+`
 		t.Fatal("no session was rebuilt: the test does not exercise a second worker")
 	}
 	if len(eps) != 8 {
-		t.Fatalf("%d episodes, want 8", len(eps))
+		t.Fatalf("%d episodes, want 8%s", len(eps), firstFailure(t, spec.Output, "terminal-rebuilt"))
 	}
 	for _, e := range eps {
 		if !e.Success || e.TotalReward != 1 {
 			t.Fatalf("episode %s (%s): success %v reward %v", e.EpisodeID, e.EnvID, e.Success, e.TotalReward)
 		}
 	}
+}
+
+// firstFailure describes the job's first failed episode, if any: on a host
+// where another process holds this package's sandbox uids (a concurrent
+// test run of the same package), every terminal episode fails that way.
+func firstFailure(t *testing.T, out, job string) string {
+	dir := filepath.Join(strings.TrimPrefix(out, "file://"), job, "_failures")
+	if _, err := os.Stat(dir); err != nil {
+		return ""
+	}
+	if fails := readFailures(t, dir); len(fails) > 0 {
+		return fmt.Sprintf("; %d failed, the first: %+v", len(fails), fails[0])
+	}
+	return ""
+}
+
+// terminalUIDs finds two slot uids for a terminal test's sandbox that no
+// other process holds (69100…, stepping by 10): these tests run sandboxes
+// for many seconds, and another run of this package on the same host (a
+// second worktree) would otherwise make every episode fail with "uids in
+// use". A range this process locked stays usable by it.
+func terminalUIDs(t *testing.T) int {
+	t.Helper()
+	ctx := context.Background()
+	var last error
+	for base := 69100; base < 69300; base += 10 {
+		sb, err := sandbox.New(ctx, sandbox.Options{BaseDir: sandboxtest.Dir(t), UIDBase: base, Slots: 2})
+		if err == nil {
+			sb.Close()
+			return base
+		}
+		last = err
+	}
+	t.Fatalf("no free sandbox uids in 69100…69299: %v", last)
+	return 0
 }
