@@ -16,14 +16,37 @@ import (
 	"github.com/quarry-rl/quarry/internal/sandbox/sandboxtest"
 )
 
-// shared is this package's sandbox, uids 70000…70003 (other packages' tests
-// use other ranges at the same time).
+// shared is this package's sandbox, uids 70000…70003 or, when another
+// process holds those (this package's tests in a second worktree of the
+// host), the next free range of four (other packages' tests use other
+// ranges at the same time).
 var shared = &sandboxtest.Shared{UIDBase: 70000, Slots: 4}
 
 func TestMain(m *testing.M) {
+	shared.UIDBase = freeUIDs(shared.UIDBase, shared.Slots)
 	code := m.Run()
 	shared.Cleanup()
 	os.Exit(code)
+}
+
+// freeUIDs returns the first uid base from base on, in steps of 10, whose
+// slots no other process's sandbox holds; base when none is free or the
+// sandbox cannot run here (the tests then say why).
+func freeUIDs(base, slots int) int {
+	dir, err := os.MkdirTemp("", "quarry-uids-")
+	if err != nil {
+		return base
+	}
+	defer os.RemoveAll(dir)
+	os.Chmod(dir, 0o755)
+	for b := base; b < base+200; b += 10 {
+		sb, err := sandbox.New(context.Background(), sandbox.Options{BaseDir: dir, UIDBase: b, Slots: slots})
+		if err == nil {
+			sb.Close()
+			return b
+		}
+	}
+	return base
 }
 
 func sandboxFunc(tb testing.TB) SandboxFunc {
