@@ -1,0 +1,156 @@
+package arc
+
+// DSL helpers for the tenth batch of ported generators (rearc_gens10.go).
+
+// dneighbors are the four cells next to p (possibly outside the grid).
+func dneighbors(p pt) []pt {
+	return []pt{{p.i - 1, p.j}, {p.i + 1, p.j}, {p.i, p.j - 1}, {p.i, p.j + 1}}
+}
+
+// asobject is the grid's cells with their colours, row by row.
+func asobject(g Grid) []cell {
+	var cs []cell
+	for _, p := range asindices(g) {
+		cs = append(cs, cell{g[p.i][p.j], p})
+	}
+	return cs
+}
+
+// recolor gives every point colour c.
+func recolor(c int, ps []pt) []cell {
+	cs := make([]cell, len(ps))
+	for k, p := range ps {
+		cs[k] = cell{c, p}
+	}
+	return cs
+}
+
+// shiftC is the DSL's shift on an object.
+func shiftC(cs []cell, di, dj int) []cell {
+	out := make([]cell, len(cs))
+	for k, c := range cs {
+		out[k] = cell{c.c, pt{c.p.i + di, c.p.j + dj}}
+	}
+	return out
+}
+
+// toindices is the object's points.
+func toindices(cs []cell) []pt {
+	ps := make([]pt, len(cs))
+	for k, c := range cs {
+		ps[k] = c.p
+	}
+	return ps
+}
+
+// colorcount is how many cells of the grid have colour c.
+func colorcount(g Grid, c int) int {
+	n := 0
+	for _, row := range g {
+		for _, v := range row {
+			if v == c {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// occurrences are the offsets at which the object, normalised, lies
+// entirely inside the grid with every cell matching.
+func occurrences(g Grid, obj []cell) []pt {
+	ul, _ := bounds(toindices(obj))
+	normed := shiftC(obj, -ul.i, -ul.j)
+	h, w := dims(g)
+	var out []pt
+	for i := range h {
+		for j := range w {
+			ok := true
+			for _, c := range normed {
+				a, b := c.p.i+i, c.p.j+j
+				if a < 0 || a >= h || b < 0 || b >= w || g[a][b] != c.c {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				out = append(out, pt{i, j})
+			}
+		}
+	}
+	return out
+}
+
+// frontiers are the grid's single-colour rows and columns, as objects.
+func frontiers(g Grid) []object {
+	h, w := dims(g)
+	var out []object
+	for i := range h {
+		if len(palette(g[i:i+1])) == 1 {
+			o := object{color: g[i][0]}
+			for j := range w {
+				o.cells = append(o.cells, pt{i, j})
+			}
+			out = append(out, o)
+		}
+	}
+	t := dmirror(g)
+	for j := range w {
+		if len(palette(t[j:j+1])) == 1 {
+			o := object{color: g[0][j]}
+			for i := range h {
+				o.cells = append(o.cells, pt{i, j})
+			}
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// drawSet is a set of points that can also be drawn from uniformly (its
+// order is insertion order, with swap-removal).
+type drawSet struct {
+	at   map[pt]int
+	list []pt
+}
+
+func newDrawSet(ps []pt) *drawSet {
+	s := &drawSet{at: map[pt]int{}}
+	for _, p := range ps {
+		s.add(p)
+	}
+	return s
+}
+
+func (s *drawSet) add(p pt) {
+	if _, ok := s.at[p]; !ok {
+		s.at[p] = len(s.list)
+		s.list = append(s.list, p)
+	}
+}
+
+func (s *drawSet) has(p pt) bool { _, ok := s.at[p]; return ok }
+
+func (s *drawSet) hasAll(ps []pt) bool {
+	for _, p := range ps {
+		if !s.has(p) {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *drawSet) remove(ps ...pt) {
+	for _, p := range ps {
+		k, ok := s.at[p]
+		if !ok {
+			continue
+		}
+		last := s.list[len(s.list)-1]
+		s.list[k], s.at[last] = last, k
+		s.list = s.list[:len(s.list)-1]
+		delete(s.at, p)
+	}
+}
+
+func (s *drawSet) size() int { return len(s.list) }
