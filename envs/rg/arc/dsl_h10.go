@@ -154,3 +154,38 @@ func (s *drawSet) remove(ps ...pt) {
 }
 
 func (s *drawSet) size() int { return len(s.list) }
+
+// corners are the four corners of the points' bounding box.
+func corners(ps []pt) []pt {
+	ul, lr := bounds(ps)
+	return []pt{ul, {ul.i, lr.j}, {lr.i, ul.j}, lr}
+}
+
+// mirroredMosaic is the opening of dc0a314f and b8825c91: a connected
+// multicolour shape grown on an h×h canvas, made symmetric about the
+// diagonal, then mirrored into a 2h×2h grid with both axes of symmetry.
+func mirroredMosaic(g *gen, cols []int) (int, Grid) {
+	h := g.unif(3, 15)
+	bgc := choice(g, cols)
+	rem := sample(g, without(cols, bgc), g.unif(1, 8))
+	canv := canvas(bgc, h, h)
+	nc := g.unif(1, h*h)
+	f := newFrontier(asindices(canv), neighbors)
+	// RE-ARC leaves the first cell among the candidates (see 67e8384a).
+	first := cell{choice(g, rem), choice(g, asindices(canv))}
+	obj := []cell{first}
+	f.touch(first.p)
+	for range nc - 1 {
+		ch := f.pick(g)
+		obj = append(obj, cell{choice(g, rem), ch})
+		f.take(ch)
+	}
+	gi := paint(canv, obj)
+	for i := range h {
+		for j := i; j < h; j++ {
+			gi[i][j] = gi[j][i]
+		}
+	}
+	gi = hconcat(gi, vmirror(gi))
+	return h, vconcat(gi, hmirror(gi))
+}

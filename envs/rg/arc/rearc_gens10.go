@@ -1,6 +1,9 @@
 package arc
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // rearcGens10 is one batch of ported RE-ARC generators (see rearc_gens.go).
 var rearcGens10 = []rearcEntry{
@@ -384,6 +387,338 @@ var rearcGens10 = []rearcEntry{
 		gout := fill(canv, 3, xor)
 		if choice(g, []bool{true, false}) {
 			return dmirror(gi), dmirror(gout)
+		}
+		return gi, gout
+	}},
+	{"5ad4f10b", func(g *gen) (Grid, Grid) {
+		oh, ow := g.unif(2, 6), g.unif(2, 6)
+		ncellsd := g.unif(1, oh*ow/2)
+		ncells := choice(g, []int{ncellsd, oh*ow - ncellsd})
+		ncells = min(max(1, ncells), oh*ow-1)
+		// RE-ARC's retry loop asks for a cell of the shape outside some
+		// full 2×2 window, which every finite shape has: it never runs.
+		obj := normalize(sample(g, asindices(canvas(-1, oh, ow)), ncells))
+		_, lr := bounds(obj)
+		oh, ow = lr.i+1, lr.j+1
+		c3 := sample(g, allColors, 3)
+		bgc, noisec, objc := c3[0], c3[1], c3[2]
+		gout := fill(canvas(bgc, oh, ow), noisec, obj)
+		fac := g.unif(2, min(28/oh, 28/ow))
+		gobj := asobject(upscale(replace(gout, noisec, objc), fac))
+		oh, ow = oh*fac, ow*fac
+		h, w := g.unif(oh+2, 30), g.unif(ow+2, 30)
+		loci, locj := g.randint(1, h-oh-1), g.randint(1, w-ow-1)
+		gi := paint(canvas(bgc, h, w), shiftC(gobj, loci, locj))
+		cands := ofcolor(gi, bgc)
+		namt := g.unif(2, max(1, len(cands)/4))
+		return fill(gi, noisec, sample(g, cands, namt)), gout
+	}},
+	{"dc0a314f", func(g *gen) (Grid, Grid) {
+		h, gi := mirroredMosaic(g, without(allColors, 3))
+		w := h
+		locidev, locjdev := g.unif(1, 2*h), g.unif(1, w)
+		loci, locj := 2*h-locidev, w-locjdev
+		loci2, locj2 := g.unif(loci, 2*h-1), g.unif(locj, w-1)
+		gout := crop(gi, loci, locj, loci2-loci+1, locj2-locj+1)
+		gi = fill(gi, 3, backdrop(pt{loci, locj}, pt{loci2, locj2}))
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"f8b3ba0a", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(1, 5), g.unif(1, 5)
+		nh, nw := g.unif(3, 29/(h+1)), g.unif(3, 29/(w+1))
+		fullh, fullw := (h+1)*nh+1, (w+1)*nw+1
+		fb := sample(g, allColors, 2)
+		fullbgc, bgc := fb[0], fb[1]
+		rem := without(allColors, fullbgc, bgc)
+		shp := shift(asindices(canvas(-1, h, w)), 1, 1)
+		gi := canvas(fullbgc, fullh, fullw)
+		locs := newDrawSet(nil)
+		for a := range nh {
+			for b := range nw {
+				loc := pt{a * (h + 1), b * (w + 1)}
+				locs.add(loc)
+				gi = fill(gi, bgc, shift(shp, loc.i, loc.j))
+			}
+		}
+		numc := g.unif(1, nh*nw/2-1)
+		type entry struct{ col, n int }
+		var stack []entry
+		nn := numc + 1
+		for nn > 1 && numc > 0 && len(rem) > 0 {
+			nn3 := int(0.5*math.Sqrt(float64(8*numc+1)) - 1)
+			nn = min(max(1, nn3), nn-1)
+			col := choice(g, rem)
+			rem = without(rem, col)
+			numc -= nn
+			stack = append(stack, entry{col, nn})
+		}
+		gout := make(Grid, len(stack))
+		for k, e := range stack {
+			gout[k] = []int{e.col}
+		}
+		for _, e := range stack {
+			slocs := sample(g, locs.list, e.n)
+			for _, l := range slocs {
+				gi = fill(gi, e.col, shift(shp, l.i, l.j))
+			}
+			locs.remove(slocs...)
+		}
+		return gi, gout
+	}},
+	{"b6afb2da", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 1, 2, 4)
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, cols)
+		rem := without(cols, bgc)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		num := g.unif(1, 9)
+		indss := newDrawSet(asindices(gi))
+		maxtr, tr, succ := 4*num, 0, 0
+		for succ < num && tr <= maxtr {
+			if len(rem) == 0 || indss.size() == 0 {
+				break
+			}
+			oh, ow := g.randint(3, 7), g.randint(3, 7)
+			var subs []pt
+			for _, p := range indss.list {
+				if p.i < h-oh && p.j < w-ow {
+					subs = append(subs, p)
+				}
+			}
+			if len(subs) == 0 {
+				tr++
+				continue
+			}
+			l := choice(g, subs)
+			bd := backdrop(l, pt{l.i + oh - 1, l.j + ow - 1})
+			col := choice(g, rem)
+			if indss.hasAll(bd) {
+				rem = without(rem, col)
+				gi = fill(gi, col, bd)
+				gout = fill(fill(fill(gout, 2, bd), 4, box(bd)), 1, corners(bd))
+				succ++
+				indss.remove(bd...)
+			}
+			tr++
+		}
+		return gi, gout
+	}},
+	{"c444b776", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(2, 9), g.unif(2, 9)
+		nh := g.unif(1, 3)
+		lo := 2
+		if nh > 1 {
+			lo = 1
+		}
+		nw := g.unif(lo, 3)
+		bl := sample(g, allColors, 2)
+		bgc, linc := bl[0], bl[1]
+		rem := without(allColors, bgc, linc)
+		fullh, fullw := h*nh+nh-1, w*nw+nw-1
+		c := canvas(linc, fullh, fullw)
+		smallc := canvas(bgc, h, w)
+		ccols := sample(g, rem, g.unif(1, 8))
+		cels := sample(g, asindices(smallc), g.unif(1, h*w/2))
+		obj := asobject(paint(smallc, withColors(cels, ccols, g)))
+		var llocs []pt
+		for a := 0; a < fullh; a += h + 1 {
+			for b := 0; b < fullw; b += w + 1 {
+				llocs = append(llocs, pt{a, b})
+			}
+		}
+		src := choice(g, llocs)
+		gi := paint(c, shiftC(obj, src.i, src.j))
+		bobj := asobject(smallc)
+		remlocs := minus(llocs, []pt{src})
+		for _, l := range remlocs {
+			gi = paint(gi, shiftC(bobj, l.i, l.j))
+		}
+		gout := gi
+		for _, l := range remlocs {
+			gout = paint(gout, shiftC(obj, l.i, l.j))
+		}
+		return gi, gout
+	}},
+	{"868de0fa", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 2, 7)
+		h, w := g.unif(9, 30), g.unif(9, 30)
+		bgc := choice(g, cols)
+		rem := without(cols, bgc)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		num := g.unif(1, 9)
+		indss := newDrawSet(asindices(gi))
+		maxtr, tr, succ := 4*num, 0, 0
+		for succ < num && tr <= maxtr {
+			if indss.size() == 0 {
+				break
+			}
+			oh := g.randint(3, 8)
+			ow := oh
+			var subs []pt
+			for _, p := range indss.list {
+				if p.i < h-oh && p.j < w-ow {
+					subs = append(subs, p)
+				}
+			}
+			if len(subs) == 0 {
+				tr++
+				continue
+			}
+			l := choice(g, subs)
+			lr := pt{l.i + oh - 1, l.j + ow - 1}
+			bd := backdrop(l, lr)
+			col := choice(g, rem)
+			if indss.hasAll(bd) {
+				gi = fill(gi, col, box(bd))
+				inner := 2
+				if oh%2 == 1 {
+					inner = 7
+				}
+				gout = fill(fill(gout, inner, bd), col, box(bd))
+				succ++
+				indss.remove(bd...)
+				indss.remove(outbox(l, lr)...)
+			}
+			tr++
+		}
+		return gi, gout
+	}},
+	{"a3df8b1e", func(g *gen) (Grid, Grid) {
+		w := g.unif(2, 10)
+		h := g.unif(w+1, 30)
+		bl := sample(g, allColors, 2)
+		bgc, linc := bl[0], bl[1]
+		sp := pt{h - 1, 0}
+		gi := fill(canvas(bgc, h, w), linc, []pt{sp})
+		gout := gi
+		direc := 1
+		for {
+			sp = pt{sp.i - 1, sp.j + direc}
+			if sp.j == w-1 || sp.j == 0 {
+				direc = -direc
+			}
+			if sp.i < 0 || sp.j < 0 || sp.j >= w || gout[sp.i][sp.j] == linc {
+				break
+			}
+			gout = fill(gout, linc, []pt{sp})
+		}
+		mfs := []transform{identity, dmirror, cmirror, vmirror, hmirror, rot90, rot180, rot270}
+		for _, fn := range sample(g, mfs, choice(g, []int{1, 2})) {
+			gi, gout = fn(gi), fn(gout)
+		}
+		gix, gox := gi, gout
+		numlins := g.unif(1, 4)
+		for k, fn := range []transform{hmirror, vmirror, func(x Grid) Grid { return hmirror(vmirror(x)) }} {
+			if numlins > k+1 {
+				gi = fill(gi, linc, ofcolor(fn(gix), linc))
+				gout = fill(gout, linc, ofcolor(fn(gox), linc))
+			}
+		}
+		return gi, gout
+	}},
+	{"a61ba2ce", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(4, 15), g.unif(4, 15)
+		lociL, lociR := g.randint(2, h-2), g.randint(2, h-2)
+		locjT, locjB := g.randint(2, w-2), g.randint(2, w-2)
+		c5 := sample(g, allColors, 5)
+		bgc := c5[0]
+		objs := [][]pt{
+			append(connect(pt{0, 0}, pt{lociL - 1, 0}), connect(pt{0, 0}, pt{0, locjT - 1})...),
+			append(connect(pt{0, w - 1}, pt{0, locjT}), connect(pt{0, w - 1}, pt{lociR - 1, w - 1})...),
+			append(connect(pt{h - 1, 0}, pt{lociL, 0}), connect(pt{h - 1, 0}, pt{h - 1, locjB - 1})...),
+			append(connect(pt{h - 1, w - 1}, pt{h - 1, locjB}), connect(pt{h - 1, w - 1}, pt{lociR, w - 1})...),
+		}
+		gout := canvas(bgc, h, w)
+		for k, o := range objs {
+			gout = fill(gout, c5[k+1], o)
+		}
+		fullh, fullw := g.unif(2*h, 30), g.unif(2*w, 30)
+		gi := canvas(bgc, fullh, fullw)
+		var locs []pt
+		for range 1000 {
+			inds := newDrawSet(asindices(gi))
+			locs = nil
+			for _, o := range objs {
+				var cands []pt
+				for _, p := range inds.list {
+					if inds.hasAll(shift(o, p.i, p.j)) {
+						cands = append(cands, p)
+					}
+				}
+				if len(cands) == 0 {
+					break
+				}
+				loc := choice(g, cands)
+				locs = append(locs, loc)
+				inds.remove(shift(o, loc.i, loc.j)...)
+			}
+			if len(locs) == 4 {
+				break
+			}
+		}
+		for k, l := range locs {
+			gi = fill(gi, c5[k+1], shift(objs[k], l.i, l.j))
+		}
+		return gi, gout
+	}},
+	{"c9f8e694", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(5, 30), g.unif(5, 30)
+		rem := interval(1, 10)
+		sqc := choice(g, rem)
+		rem = without(rem, sqc)
+		_ = g.unif(1, min(h, 8)) // ncols: drawn and unused in RE-ARC
+		nsq := g.unif(1, 8)
+		gir := canvas(0, h, w-1)
+		gil := make(Grid, h)
+		for k := range gil {
+			gil[k] = []int{choice(g, rem)}
+		}
+		succ, fails, maxfails := 0, 0, 5*nsq
+		for succ < nsq && fails < maxfails {
+			loci, locj := g.randint(0, h-3), g.randint(0, w-3)
+			lock := g.randint(loci+1, min(loci+max(1, 2*h/3), h-1))
+			locl := g.randint(locj+1, min(locj+max(1, 2*w/3), w-1))
+			// RE-ARC never shrinks the free cells, so only the grid bounds
+			// can reject a box.
+			if locl < w-1 {
+				gir = fill(gir, sqc, backdrop(pt{loci, locj}, pt{lock, locl}))
+				succ++
+			} else {
+				fails++
+			}
+		}
+		locs := ofcolor(gir, sqc)
+		rows := map[int]bool{}
+		for _, p := range locs {
+			rows[p.i] = true
+		}
+		for k := range gil {
+			if !rows[k] {
+				gil[k] = []int{0}
+			}
+		}
+		giro := gir
+		for _, p := range locs {
+			giro = fill(giro, gil[p.i][0], []pt{p})
+		}
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(hconcat(gil, gir)), rot(hconcat(gil, giro))
+	}},
+	{"b8825c91", func(g *gen) (Grid, Grid) {
+		h, gi := mirroredMosaic(g, without(allColors, 4))
+		w := h
+		gout := gi
+		for _, alph := range []int{2, 1} {
+			locidev, locjdev := g.unif(1, alph*h), g.unif(1, w)
+			loci, locj := alph*h-locidev, w-locjdev
+			loci2, locj2 := g.unif(loci, alph*h-1), g.unif(locj, w-1)
+			gi = fill(gi, 4, backdrop(pt{loci, locj}, pt{loci2, locj2}))
+			gi, gout = rot180(gi), rot180(gout)
+		}
+		mfs := []transform{identity, dmirror, cmirror, vmirror, hmirror, rot90, rot180, rot270}
+		for _, fn := range sample(g, mfs, choice(g, []int{1, 2})) {
+			gi, gout = fn(gi), fn(gout)
 		}
 		return gi, gout
 	}},
