@@ -722,4 +722,417 @@ var rearcGens10 = []rearcEntry{
 		}
 		return gi, gout
 	}},
+	{"b9b7f026", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, allColors)
+		rem := without(allColors, bgc)
+		gi := canvas(bgc, h, w)
+		num := g.unif(1, 9)
+		indss := newDrawSet(asindices(gi))
+		maxtr, succ, tr, outcol := 4*num, 0, 0, -1
+		for succ < num && tr <= maxtr {
+			if len(rem) == 0 || indss.size() == 0 {
+				break
+			}
+			oh, ow := g.randint(3, 7), g.randint(3, 7)
+			var subs []pt
+			for _, p := range indss.list {
+				if p.i < h-oh && p.j < w-ow {
+					subs = append(subs, p)
+				}
+			}
+			if len(subs) == 0 {
+				tr++
+				continue
+			}
+			l := choice(g, subs)
+			lr := pt{l.i + oh - 1, l.j + ow - 1}
+			bd := backdrop(l, lr)
+			col := choice(g, rem)
+			if indss.hasAll(bd) {
+				rem = without(rem, col)
+				gi = fill(gi, col, bd)
+				succ++
+				indss.remove(bd...)
+				if outcol < 0 {
+					outcol = col
+					cands := backdrop(pt{l.i + 1, l.j + 1}, pt{lr.i - 1, lr.j - 1})
+					if len(cands) > 2 {
+						cands = sample(g, cands, 2)
+					}
+					ul, br := bounds(cands)
+					gi = fill(gi, bgc, backdrop(ul, br))
+				}
+			}
+			tr++
+		}
+		return gi, canvas(outcol, 1, 1)
+	}},
+	{"05f2a901", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(8, 30), g.unif(8, 30)
+		objh := g.unif(2, min(w/2, h/2))
+		objw := g.unif(objh, w/2)
+		bb := asindices(canvas(-1, objh, objw))
+		sp := choice(g, bb)
+		f := newFrontier(minus(bb, []pt{sp}), dneighbors)
+		f.take(sp)
+		obj := []pt{sp}
+		for range g.unif(objh+objw, objh*objw) - 1 {
+			p := f.pick(g)
+			f.take(p)
+			obj = append(obj, p)
+		}
+		if ul, lr := bounds(obj); (lr.i-ul.i+1)*(lr.j-ul.j+1) == len(obj) {
+			obj = minus(obj, []pt{choice(g, obj)})
+		}
+		obj = normalize(obj)
+		_, lr := bounds(obj)
+		objh, objw = lr.i+1, lr.j+1
+		loci, locj := g.unif(3, h-objh), g.unif(0, w-objw)
+		c3 := sample(g, allColors, 3)
+		bgc, fgc, destc := c3[0], c3[1], c3[2]
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		obj = shift(obj, loci, locj)
+		gi = fill(gi, fgc, obj)
+		sqd := g.randint(1, min(w, loci-1))
+		locisq := g.randint(0, loci-sqd-1)
+		locjsq := g.randint(locj-sqd+1, locj+objw-1)
+		sq := backdrop(pt{locisq, locjsq}, pt{locisq + sqd - 1, locjsq + sqd - 1})
+		gi, gout = fill(gi, destc, sq), fill(gout, destc, sq)
+		insq := newDrawSet(sq)
+		for range 60 {
+			hit := false
+			for _, p := range obj {
+				hit = hit || insq.has(p)
+			}
+			if hit {
+				break
+			}
+			obj = shift(obj, -1, 0)
+		}
+		gout = fill(gout, fgc, shift(obj, 1, 0))
+		mfs := []transform{identity, dmirror, cmirror, vmirror, hmirror, rot90, rot180, rot270}
+		for _, fn := range sample(g, mfs, choice(g, []int{1, 2})) {
+			gi, gout = fn(gi), fn(gout)
+		}
+		return gi, gout
+	}},
+	{"31aa019c", func(g *gen) (Grid, Grid) {
+		var gi, canv Grid
+		for range 1000 {
+			h, w := g.unif(5, 30), g.unif(5, 30)
+			bgc := choice(g, allColors)
+			canv = canvas(bgc, h, w)
+			inds := asindices(canv)
+			mp := h*w/2 - 1
+			ncols := g.unif(2, min(9, mp/2-1))
+			chcols := sample(g, allColors, ncols)
+			trgcol := chcols[0]
+			chcols = chcols[1:]
+			dic := make([][]pt, len(chcols))
+			nnoise := g.unif(2*(ncols-1), mp)
+			locc := choice(g, inds)
+			inds = minus(inds, []pt{locc})
+			noise := sample(g, inds, nnoise)
+			for range 2 {
+				for k := range chcols {
+					ij := choice(g, inds)
+					dic[k] = append(dic[k], ij)
+					inds = minus(inds, []pt{ij})
+				}
+			}
+			for _, ij := range noise {
+				k := g.rng.IntN(len(chcols))
+				dic[k] = append(dic[k], ij)
+			}
+			gi = fill(canv, trgcol, []pt{locc})
+			for k, c := range chcols {
+				gi = fill(gi, c, dic[k])
+			}
+			gi = fill(gi, trgcol, []pt{locc})
+			ones := 0
+			for c := range 10 {
+				if colorcount(gi, c) == 1 {
+					ones++
+				}
+			}
+			if ones == 1 {
+				break
+			}
+		}
+		lc := 0
+		for c := range 10 {
+			if colorcount(gi, c) == 1 {
+				lc = c
+			}
+		}
+		locc := ofcolor(gi, lc)
+		gout := fill(canv, lc, locc)
+		return gi, fill(gout, 2, neighbors(locc[0]))
+	}},
+	{"1fad071e", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 1)
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		nbl := g.randint(0, 5)
+		nobjs := g.unif(nbl, max(nbl, h*w/10))
+		bo := sample(g, cols, 2)
+		bgc, otherc := bo[0], bo[1]
+		succ, tr, maxtr, bcount := 0, 0, 5*nobjs, 0
+		gi := canvas(bgc, h, w)
+		inds := newDrawSet(asindices(gi))
+		forbid := map[int]*drawSet{1: newDrawSet(nil), otherc: newDrawSet(nil)}
+		for succ < nobjs && tr < maxtr {
+			tr++
+			col := choice(g, []int{1, otherc})
+			oh, ow := g.randint(1, 3), g.randint(1, 3)
+			if bcount < nbl {
+				col, oh, ow = 1, 2, 2
+			} else {
+				for k := 0; k < 1000 && col == 1 && oh == 2 && ow == 2; k++ {
+					col = choice(g, []int{1, otherc})
+					oh, ow = g.randint(1, 3), g.randint(1, 3)
+				}
+			}
+			var cands []pt
+			for _, p := range inds.list {
+				if p.i <= h-oh && p.j <= w-ow {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			loc := choice(g, cands)
+			bd := backdrop(loc, pt{loc.i + oh - 1, loc.j + ow - 1})
+			var around []pt
+			for _, p := range bd {
+				around = append(around, dneighbors(p)...)
+			}
+			clash := false
+			for _, p := range around {
+				clash = clash || forbid[col].has(p)
+			}
+			if inds.hasAll(bd) && !clash {
+				succ++
+				inds.remove(bd...)
+				for _, p := range append(around, bd...) {
+					forbid[col].add(p)
+				}
+				gi = fill(gi, col, bd)
+				if col == 1 && oh == 2 && ow == 2 {
+					bcount++
+				}
+			}
+		}
+		gout := canvas(bgc, 1, 5)
+		for j := range bcount {
+			gout[0][j] = 1
+		}
+		return gi, gout
+	}},
+	{"25d487eb", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, allColors)
+		rem := without(allColors, bgc)
+		ccols := sample(g, rem, g.unif(2, 8))
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		nobjs := g.unif(1, h*w/30)
+		succ, tr, maxtr := 0, 0, 10*nobjs
+		inds := newDrawSet(asindices(gout))
+		for tr < maxtr && succ < nobjs {
+			if inds.size() == 0 {
+				break
+			}
+			tr++
+			dim := g.randint(1, 3)
+			tl := sample(g, ccols, 2)
+			tric, linc := tl[0], tl[1]
+			var inobj []cell
+			for i := 0; i <= dim; i++ {
+				for j := i; j <= 2*dim-i; j++ {
+					c := tric
+					if i == 0 && j == dim {
+						c = linc
+					}
+					inobj = append(inobj, cell{c, pt{i, j}})
+				}
+			}
+			loc := choice(g, inds.list)
+			iplcd := shiftC(inobj, loc.i, loc.j)
+			oplcd := append([]cell(nil), iplcd...)
+			for i := loc.i + dim + 1; i < h; i++ {
+				oplcd = append(oplcd, cell{linc, pt{i, loc.j + dim}})
+			}
+			if inds.hasAll(toindices(oplcd)) {
+				succ++
+				gi, gout = paint(gi, iplcd), paint(gout, oplcd)
+			}
+			rot := choice(g, []transform{identity, rot90, rot180, rot270})
+			gi, gout = rot(gi), rot(gout)
+			h, w = dims(gi)
+			free := ofcolor(gout, bgc)
+			inds = newDrawSet(free)
+			for _, p := range minus(asindices(gout), free) {
+				inds.remove(dneighbors(p)...)
+			}
+		}
+		return gi, gout
+	}},
+	{"ea32f347", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 1, 2, 4)
+		for {
+			h, w := g.unif(5, 30), g.unif(5, 30)
+			a := g.unif(3, min(h, w))
+			b := g.unif(2, a)
+			c := g.unif(1, b)
+			bgc := choice(g, cols)
+			rem := without(cols, bgc)
+			gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+			inds := newDrawSet(asindices(gi))
+			ok := true
+			for k, col := range []int{1, 4, 2} {
+				l := []int{a, b, c}[k]
+				tmpg := fill(gi, -1, minus(asindices(gi), inds.list))
+				type opt struct {
+					ln   []pt
+					occs []pt
+				}
+				var pool []opt
+				for _, ln := range [][]pt{connect(pt{0, 0}, pt{0, l - 1}), connect(pt{0, 0}, pt{l - 1, 0})} {
+					if occs := occurrences(tmpg, recolor(bgc, ln)); len(occs) > 0 {
+						pool = append(pool, opt{ln, occs})
+					}
+				}
+				if len(pool) == 0 {
+					// RE-ARC raises here; draw afresh instead.
+					ok = false
+					break
+				}
+				o := choice(g, pool)
+				loc := choice(g, o.occs)
+				plcd := shift(o.ln, loc.i, loc.j)
+				gi = fill(gi, choice(g, rem), plcd)
+				gout = fill(gout, col, plcd)
+				inds.remove(plcd...)
+				for _, p := range plcd {
+					inds.remove(dneighbors(p)...)
+				}
+			}
+			if ok {
+				return gi, gout
+			}
+		}
+	}},
+	{"fcb5c309", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		c3 := sample(g, allColors, 3)
+		bgc, dotc, sqc := c3[0], c3[1], c3[2]
+		numsq := g.unif(1, h*w/25)
+		gi := canvas(bgc, h, w)
+		var gout Grid
+		inds := newDrawSet(asindices(gi))
+		maxtr, tr, succ, numcells := 4*numsq, 0, 0, -1
+		for tr < maxtr && succ < numsq {
+			oh, ow := g.randint(3, 7), g.randint(3, 7)
+			var cands []pt
+			for _, p := range inds.list {
+				if p.i <= h-oh && p.j <= w-ow {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				break
+			}
+			l := choice(g, cands)
+			lr := pt{l.i + oh - 1, l.j + ow - 1}
+			bd := backdrop(l, lr)
+			if inds.hasAll(bd) {
+				gi = fill(gi, sqc, box(bd))
+				ib := backdrop(pt{l.i + 1, l.j + 1}, pt{lr.i - 1, lr.j - 1})
+				take := false
+				var cells []pt
+				if numcells < 0 {
+					numcells = g.unif(1, len(ib))
+					cells = sample(g, ib, numcells)
+					take = true
+				} else {
+					cells = sample(g, ib, g.unif(0, min(max(0, numcells-1), len(ib))))
+				}
+				gi = fill(gi, dotc, cells)
+				if take {
+					gout = replace(crop(gi, l.i, l.j, oh, ow), sqc, dotc)
+				}
+				inds.remove(bd...)
+				inds.remove(outbox(l, lr)...)
+				succ++
+			}
+			tr++
+		}
+		nnoise := g.unif(0, max(0, inds.size()/2-1))
+		return fill(gi, dotc, sample(g, inds.list, nnoise)), gout
+	}},
+	{"239be575", func(g *gen) (Grid, Grid) {
+		cols := interval(1, 10)
+		var gi Grid
+		var markcol int
+		var conn bool
+		for range 1000 {
+			h, w := g.unif(6, 30), g.unif(6, 30)
+			c := canvas(0, h, w)
+			fullcands := asindices(canvas(0, h-1, w-1))
+			a := choice(g, fullcands)
+			b := choice(g, minus(fullcands, []pt{a}))
+			mindist := g.unif(3, min(h, w)-3)
+			for k := 0; k < 10000 && max(a.i-b.i, b.i-a.i)+max(a.j-b.j, b.j-a.j) <= mindist; k++ {
+				a = choice(g, fullcands)
+				b = choice(g, minus(fullcands, []pt{a}))
+			}
+			ms := sample(g, cols, 2)
+			sqcol := ms[1]
+			markcol = ms[0]
+			sq := []pt{{0, 0}, {1, 1}, {0, 1}, {1, 0}}
+			aset, bset := map[pt]bool{}, map[pt]bool{}
+			for _, p := range sq {
+				aset[pt{p.i + a.i, p.j + a.j}], bset[pt{p.i + b.i, p.j + b.j}] = true, true
+			}
+			gi = fill(fill(c, sqcol, shift(sq, a.i, a.j)), sqcol, shift(sq, b.i, b.j))
+			cands := ofcolor(gi, 0)
+			num := g.unif(int(0.25*float64(len(cands))), int(0.75*float64(len(cands))))
+			gi = fill(gi, markcol, sample(g, cands, num))
+			linked := func() bool {
+				for _, o := range objects(gi) {
+					if o.color == markcol && touches(o.cells, aset) && touches(o.cells, bset) {
+						return true
+					}
+				}
+				return false
+			}
+			conn = choice(g, []bool{true, false})
+			if l := linked(); conn && !l {
+				for !linked() {
+					opts := ofcolor(gi, 0)
+					if len(opts) == 0 {
+						break
+					}
+					gi = fill(gi, markcol, []pt{choice(g, opts)})
+				}
+			} else if !conn && l {
+				for linked() {
+					opts := ofcolor(gi, markcol)
+					if len(opts) == 0 {
+						break
+					}
+					gi = fill(gi, 0, []pt{choice(g, opts)})
+				}
+			}
+			if len(palette(gi)) == 3 {
+				break
+			}
+		}
+		oc := 0
+		if conn {
+			oc = markcol
+		}
+		return gi, canvas(oc, 1, 1)
+	}},
 }
