@@ -189,3 +189,24 @@ func mirroredMosaic(g *gen, cols []int) (int, Grid) {
 	gi = hconcat(gi, vmirror(gi))
 	return h, vconcat(gi, hmirror(gi))
 }
+
+// connected8 reports whether the points form one 8-connected region.
+func connected8(ps []pt) bool {
+	if len(ps) == 0 {
+		return false
+	}
+	in := newDrawSet(ps)
+	seen := map[pt]bool{ps[0]: true}
+	stack := []pt{ps[0]}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, q := range neighbors(p) {
+			if in.has(q) && !seen[q] {
+				seen[q] = true
+				stack = append(stack, q)
+			}
+		}
+	}
+	return len(seen) == in.size()
+}

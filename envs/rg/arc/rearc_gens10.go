@@ -1135,4 +1135,339 @@ var rearcGens10 = []rearcEntry{
 		}
 		return gi, canvas(oc, 1, 1)
 	}},
+	{"40853293", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(5, 30), g.unif(5, 30)
+		nlines := g.unif(2, min(8, h*w/2))
+		nhori := g.randint(1, nlines-1)
+		nverti := nlines - nhori
+		ilocs := sample(g, interval(0, h), min(nhori, h))
+		bgc := choice(g, allColors)
+		rem := without(allColors, bgc)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		for _, ii := range ilocs {
+			llen := g.unif(2, w-1)
+			js := g.randint(0, w-llen)
+			a, b := pt{ii, js}, pt{ii, js + llen - 1}
+			col := choice(g, rem)
+			rem = without(rem, col)
+			gi, gout = fill(gi, col, []pt{a, b}), fill(gout, col, connect(a, b))
+		}
+		gim := dmirror(gi)
+		var jlocs []int
+		for j := range w {
+			if count(gim[j], bgc) > 1 {
+				jlocs = append(jlocs, j)
+			}
+		}
+		for _, jj := range sample(g, jlocs, min(nverti, len(jlocs))) {
+			jcands := ofcolorRow(gim[jj], bgc)
+			kk := len(jcands)
+			llen := g.unif(2, kk)
+			sp := g.randint(0, kk-llen)
+			a, b := pt{jcands[sp], jj}, pt{jcands[sp+llen-1], jj}
+			col := choice(g, rem)
+			rem = without(rem, col)
+			gi, gout = fill(gi, col, []pt{a, b}), fill(gout, col, connect(a, b))
+		}
+		return gi, gout
+	}},
+	{"810b9b61", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 3)
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, cols)
+		rem := without(cols, bgc)
+		ccols := sample(g, rem, g.unif(1, 6))
+		nobjs := g.unif(3, h*w/10)
+		succ, tr, maxtr := 0, 0, 5*nobjs
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		inds := newDrawSet(asindices(gi))
+		fits := func(oh, ow int) []pt {
+			var cands []pt
+			for _, p := range inds.list {
+				if p.i <= h-oh && p.j <= w-ow {
+					cands = append(cands, p)
+				}
+			}
+			return cands
+		}
+		for succ < nobjs && tr < maxtr {
+			tr++
+			oh, ow := g.randint(3, 5), g.randint(3, 5)
+			cands := fits(oh, ow)
+			if len(cands) == 0 {
+				continue
+			}
+			_ = choice(g, cands) // the box's first place, dropped by normalize
+			// identity, dmirror, cmirror, vmirror, hmirror: a normalised
+			// box is transposed by each of dmirror and cmirror.
+			for _, k := range sample(g, interval(0, 5), choice(g, []int{1, 2})) {
+				if k == 1 || k == 2 {
+					oh, ow = ow, oh
+				}
+			}
+			cands = fits(oh, ow)
+			if len(cands) == 0 {
+				continue
+			}
+			loc := choice(g, cands)
+			plcd := box([]pt{loc, {loc.i + oh - 1, loc.j + ow - 1}})
+			plcd = dedup(plcd)
+			inobj := plcd
+			if choice(g, []bool{true, false}) {
+				inobj = sample(g, plcd, g.unif(1, len(plcd)-1))
+			}
+			if inds.hasAll(inobj) {
+				succ++
+				inds.remove(inobj...)
+				for _, p := range inobj {
+					inds.remove(dneighbors(p)...)
+				}
+				col := choice(g, ccols)
+				gi = fill(gi, col, inobj)
+				ul, lr := bounds(inobj)
+				outc := col
+				if len(dedup(box(inobj))) == len(inobj) && len(minus(box(inobj), inobj)) == 0 && min(lr.i-ul.i, lr.j-ul.j) > 1 {
+					outc = 3
+				}
+				gout = fill(gout, outc, inobj)
+			}
+		}
+		return gi, gout
+	}},
+	{"8731374e", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		inh, inw := g.randint(5, h-2), g.randint(5, w-2)
+		bf := sample(g, allColors, 2)
+		bgc, fgc := bf[0], bf[1]
+		num := g.unif(1, min(inh, inw))
+		mat := fill(canvas(bgc, inh-2, inw-2), fgc, connect(pt{0, 0}, pt{num - 1, num - 1}))
+		shuffle(g.rng, mat)
+		mat = dmirror(mat)
+		shuffle(g.rng, mat)
+		mat = dmirror(mat)
+		sgi := paint(canvas(bgc, inh, inw), shiftC(asobject(mat), 1, 1))
+		var lins []pt
+		for _, p := range ofcolor(sgi, fgc) {
+			lins = append(lins, connect(pt{p.i, 0}, pt{p.i, inw - 1})...)
+			lins = append(lins, connect(pt{0, p.j}, pt{inh - 1, p.j})...)
+		}
+		gout := fill(sgi, fgc, lins)
+		numc := 13 - g.unif(3, 10)
+		ccols := sample(g, allColors, numc)
+		c := canvas(-1, h, w)
+		gi := paint(c, withColors(asindices(c), ccols, g))
+		loci, locj := g.randint(1, h-inh-1), g.randint(1, w-inw-1)
+		gi = paint(gi, shiftC(asobject(sgi), loci, locj))
+		a, b, cc, d := loci, locj, loci+inh-1, locj+inw-1
+		ps := []pt{
+			choice(g, connect(pt{a - 1, b}, pt{a - 1, d})),
+			choice(g, connect(pt{a, b - 1}, pt{cc, b - 1})),
+			choice(g, connect(pt{cc + 1, b}, pt{cc + 1, d})),
+			choice(g, connect(pt{a, d + 1}, pt{cc, d + 1})),
+		}
+		return paint(gi, withColors(ps, without(ccols, bgc), g)), gout
+	}},
+	{"b2862040", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 8)
+		var gi, gout Grid
+		for range 1000 {
+			h, w := g.unif(10, 30), g.unif(10, 30)
+			nobjs := g.unif(1, h*w/16)
+			succ, tr, maxtr := 0, 0, 10*nobjs
+			bgc := choice(g, cols)
+			rem := without(cols, bgc)
+			gi = canvas(bgc, h, w)
+			inds := newDrawSet(asindices(gi))
+			for succ < nobjs && tr < maxtr {
+				tr++
+				oh, ow := g.randint(3, 6), g.randint(3, 6)
+				obj := dedup(box([]pt{{0, 0}, {oh - 1, ow - 1}}))
+				if choice(g, []bool{true, false}) {
+					nkeep := g.unif(2, len(obj)-1)
+					nrem := len(obj) - nkeep
+					obj = minus(obj, []pt{choice(g, minus(obj, corners(obj)))})
+					for range nrem - 1 {
+						in := newDrawSet(obj)
+						var xx []pt
+						for _, p := range obj {
+							n := 0
+							for _, q := range dneighbors(p) {
+								if in.has(q) {
+									n++
+								}
+							}
+							if n == 1 {
+								xx = append(xx, p)
+							}
+						}
+						if len(xx) == 0 {
+							break
+						}
+						obj = minus(obj, []pt{choice(g, xx)})
+					}
+				}
+				npert := g.unif(0, oh+ow)
+				ul, lr := bounds(obj)
+				objcands := newDrawSet(nil)
+				for k := 1; k <= 3; k++ {
+					for _, p := range outbox(pt{ul.i - k + 1, ul.j - k + 1}, pt{lr.i + k - 1, lr.j + k - 1}) {
+						objcands.add(p)
+					}
+				}
+				f := newFrontier(objcands.list, dneighbors)
+				for _, p := range obj {
+					f.take(p)
+				}
+				for range npert {
+					p := f.pick(g)
+					f.take(p)
+					obj = append(obj, p)
+				}
+				obj = normalize(obj)
+				_, lr = bounds(obj)
+				oh, ow = lr.i+1, lr.j+1
+				var cands []pt
+				for _, p := range inds.list {
+					if p.i <= h-oh && p.j <= w-ow {
+						cands = append(cands, p)
+					}
+				}
+				if len(cands) == 0 {
+					continue
+				}
+				loc := choice(g, cands)
+				plcd := shift(obj, loc.i, loc.j)
+				if inds.hasAll(plcd) {
+					gi = fill(gi, choice(g, rem), plcd)
+					succ++
+					inds.remove(plcd...)
+					for _, p := range plcd {
+						inds.remove(neighbors(p)...)
+					}
+				}
+			}
+			objs := objects(gi)
+			objsm := map[pt]bool{}
+			for _, o := range objs {
+				if o.color != bgc {
+					continue
+				}
+				ul, lr := bounds(o.cells)
+				if ul.i != 0 && ul.j != 0 && lr.i != h-1 && lr.j != w-1 {
+					for _, p := range o.cells {
+						objsm[p] = true
+					}
+				}
+			}
+			gout = gi
+			if len(objsm) > 0 {
+				for _, o := range objs {
+					if o.color != bgc && touches(o.cells, objsm) {
+						gout = fill(gout, 8, o.cells)
+					}
+				}
+				break
+			}
+		}
+		return gi, gout
+	}},
+	{"ff28f65a", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 1, 2)
+		mpr := []pt{{0, 0}, {0, 2}, {1, 1}, {2, 0}, {2, 2}}
+		h, w := g.unif(3, 30), g.unif(3, 30)
+		bgc := choice(g, cols)
+		nred := g.randint(1, 5)
+		gi := canvas(bgc, h, w)
+		inds := newDrawSet(asindices(gi))
+		place := func(n, tr int, col func() int) int {
+			succ, maxtr := 0, 5*n
+			for tr < maxtr && succ < n {
+				tr++
+				oh, ow := g.randint(1, h/2+1), g.randint(1, w/2+1)
+				var cands []pt
+				for _, p := range inds.list {
+					if p.i <= h-oh && p.j <= w-ow {
+						cands = append(cands, p)
+					}
+				}
+				if len(cands) == 0 {
+					continue
+				}
+				l := choice(g, cands)
+				bd := backdrop(l, pt{l.i + oh - 1, l.j + ow - 1})
+				if inds.hasAll(bd) {
+					succ++
+					inds.remove(bd...)
+					for _, p := range bd {
+						inds.remove(dneighbors(p)...)
+					}
+					gi = fill(gi, col(), bd)
+				}
+			}
+			return succ
+		}
+		nblue := place(nred, 0, func() int { return 2 })
+		namt := g.unif(0, nred*2)
+		rem := without(cols, bgc)
+		place(namt, 1, func() int { return choice(g, rem) })
+		return gi, fill(canvas(bgc, 3, 3), 1, mpr[:nblue])
+	}},
+	{"045e512c", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(11, 30), g.unif(11, 30)
+		var oh, ow int
+		var obj []pt
+		for range 1000 {
+			oh, ow = g.unif(2, min(4, (h-2)/3)), g.unif(2, min(4, (w-2)/3))
+			bnds := asindices(canvas(-1, oh, ow))
+			obj = dedup([]pt{
+				choice(g, connect(pt{0, 0}, pt{oh - 1, 0})),
+				choice(g, connect(pt{0, 0}, pt{0, ow - 1})),
+				choice(g, connect(pt{oh - 1, ow - 1}, pt{oh - 1, 0})),
+				choice(g, connect(pt{oh - 1, ow - 1}, pt{0, ow - 1})),
+			})
+			remcands := minus(bnds, obj)
+			for range g.unif(0, len(remcands)) {
+				loc := choice(g, remcands)
+				obj = append(obj, loc)
+				remcands = minus(remcands, []pt{loc})
+			}
+			if connected8(obj) {
+				break
+			}
+		}
+		loci, locj := g.randint(oh+1, h-2*oh-1), g.randint(ow+1, w-2*ow-1)
+		bo := sample(g, allColors, 2)
+		bgc, objc := bo[0], bo[1]
+		rem := without(allColors, bgc, objc)
+		ccols := sample(g, rem, g.unif(1, 8))
+		obj = shift(obj, loci, locj)
+		gi, gout := fill(canvas(bgc, h, w), objc, obj), fill(canvas(bgc, h, w), objc, obj)
+		ndirs := g.unif(1, 8)
+		dirs := sample(g, neighbors(pt{0, 0}), ndirs)
+		dcols := make([]int, ndirs)
+		for k := range dcols {
+			dcols[k] = choice(g, ccols)
+		}
+		onBar := func(p pt) bool {
+			return (p.i == loci-2 || p.i == loci+oh+1) && p.j >= 0 && p.j < 30 ||
+				(p.j == locj-2 || p.j == locj+ow+1) && p.i >= 0 && p.i < 30
+		}
+		for k, d := range dirs {
+			var ind []pt
+			for _, p := range shift(obj, d.i*(oh+1), d.j*(ow+1)) {
+				if onBar(p) {
+					ind = append(ind, p)
+				}
+			}
+			nindsd := g.unif(0, len(ind)-1)
+			ind = sample(g, ind, len(ind)-nindsd)
+			if len(ind) > 0 && len(ind) < len(obj) {
+				gi = fill(gi, dcols[k], ind)
+				for m := 1; m < 10; m++ {
+					gout = fill(gout, dcols[k], shift(obj, m*d.i*(oh+1), m*d.j*(ow+1)))
+				}
+			}
+		}
+		return gi, gout
+	}},
 }
