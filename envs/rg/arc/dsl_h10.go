@@ -210,3 +210,127 @@ func connected8(ps []pt) bool {
 	}
 	return len(seen) == in.size()
 }
+
+// mostcolor is the DSL's mostcolor on a grid (a tie goes to the smallest
+// colour).
+func mostcolor(g Grid) int {
+	var n [10]int
+	for _, row := range g {
+		for _, v := range row {
+			if v >= 0 && v < 10 {
+				n[v]++
+			}
+		}
+	}
+	best := 0
+	for c := 1; c < 10; c++ {
+		if n[c] > n[best] {
+			best = c
+		}
+	}
+	return best
+}
+
+// objectsX is the DSL's objects(grid, univalued, diagonal, without_bg),
+// each object a list of cells, found row by row.
+func objectsX(g Grid, univalued, diagonal, withoutBg bool) [][]cell {
+	h, w := dims(g)
+	bg := -100
+	if withoutBg {
+		bg = mostcolor(g)
+	}
+	around := dneighbors
+	if diagonal {
+		around = neighbors
+	}
+	seen := make([][]bool, h)
+	for i := range seen {
+		seen[i] = make([]bool, w)
+	}
+	var objs [][]cell
+	for _, start := range asindices(g) {
+		val := g[start.i][start.j]
+		if seen[start.i][start.j] || val == bg {
+			continue
+		}
+		var obj []cell
+		stack := []pt{start}
+		seen[start.i][start.j] = true
+		for len(stack) > 0 {
+			p := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			obj = append(obj, cell{g[p.i][p.j], p})
+			for _, q := range around(p) {
+				if q.i < 0 || q.i >= h || q.j < 0 || q.j >= w || seen[q.i][q.j] {
+					continue
+				}
+				v := g[q.i][q.j]
+				if (univalued && v == val) || (!univalued && v != bg) {
+					seen[q.i][q.j] = true
+					stack = append(stack, q)
+				}
+			}
+		}
+		objs = append(objs, obj)
+	}
+	return objs
+}
+
+// normalizeC is the DSL's normalize on an object.
+func normalizeC(cs []cell) []cell {
+	ul, _ := bounds(toindices(cs))
+	return shiftC(cs, -ul.i, -ul.j)
+}
+
+// hmirrorC is the DSL's hmirror on an object: flipped top to bottom
+// within its bounding box.
+func hmirrorC(cs []cell) []cell {
+	ul, lr := bounds(toindices(cs))
+	out := make([]cell, len(cs))
+	for k, c := range cs {
+		out[k] = cell{c.c, pt{ul.i + lr.i - c.p.i, c.p.j}}
+	}
+	return out
+}
+
+// vmirrorC is the DSL's vmirror on an object.
+func vmirrorC(cs []cell) []cell {
+	ul, lr := bounds(toindices(cs))
+	out := make([]cell, len(cs))
+	for k, c := range cs {
+		out[k] = cell{c.c, pt{c.p.i, ul.j + lr.j - c.p.j}}
+	}
+	return out
+}
+
+// dmirrorC is the DSL's dmirror on an object: transposed about its
+// upper-left corner.
+func dmirrorC(cs []cell) []cell {
+	ul, _ := bounds(toindices(cs))
+	out := make([]cell, len(cs))
+	for k, c := range cs {
+		out[k] = cell{c.c, pt{c.p.j - ul.j + ul.i, c.p.i - ul.i + ul.j}}
+	}
+	return out
+}
+
+// cmirrorC is the DSL's cmirror on an object.
+func cmirrorC(cs []cell) []cell { return vmirrorC(dmirrorC(vmirrorC(cs))) }
+
+func identityC(cs []cell) []cell { return cs }
+
+// sameCells reports whether two objects are the same set of cells.
+func sameCells(a, b []cell) bool {
+	in := map[cell]bool{}
+	for _, c := range a {
+		in[c] = true
+	}
+	inb := map[cell]bool{}
+	for _, c := range b {
+		if !in[c] {
+			return false
+		}
+		inb[c] = true
+	}
+	return len(in) == len(inb)
+}

@@ -1470,4 +1470,573 @@ var rearcGens10 = []rearcEntry{
 		}
 		return gi, gout
 	}},
+	{"11852cab", func(g *gen) (Grid, Grid) {
+		rings := [][]pt{
+			{{2, 2}},
+			{{1, 1}, {3, 1}, {1, 3}, {3, 3}},
+			{{2, 0}, {0, 2}, {4, 2}, {2, 4}},
+			{{0, 0}, {0, 4}, {4, 0}, {4, 4}},
+		}
+		bx := backdrop(pt{0, 0}, pt{4, 4})
+		h, w := g.unif(7, 30), g.unif(7, 30)
+		bgc := choice(g, allColors)
+		ccols := sample(g, without(allColors, bgc), g.unif(1, 9))
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		inds := newDrawSet(backdrop(pt{1, 1}, pt{h - 2, w - 2}))
+		nobjs := g.unif(1, max(1, h*w/36))
+		succ, tr, maxtr := 0, 0, 10*nobjs
+		for succ < nobjs && tr < maxtr {
+			tr++
+			var cands []pt
+			for _, p := range inds.list {
+				if p.i <= h-5 && p.i <= w-5 { // RE-ARC tests the row twice
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				break
+			}
+			loc := choice(g, cands)
+			plcd := shift(bx, loc.i, loc.j)
+			if !inds.hasAll(plcd) {
+				continue
+			}
+			inds.remove(plcd...)
+			inds.remove(outbox(loc, pt{loc.i + 4, loc.j + 4})...)
+			rc := make([]int, 4)
+			for k := range rc {
+				rc[k] = choice(g, ccols)
+			}
+			pr := make([][]pt, 4)
+			for k, r := range rings {
+				pr[k] = shift(r, loc.i, loc.j)
+			}
+			gi, gout = fill(gi, rc[0], pr[0]), fill(gout, rc[0], pr[0])
+			idx := g.randint(1, 3)
+			gi, gout = fill(gi, rc[idx], pr[idx]), fill(gout, rc[idx], pr[idx])
+			var remr [][]pt
+			var remc []int
+			for k := 1; k <= 3; k++ {
+				if k != idx {
+					remr, remc = append(remr, pr[k]), append(remc, rc[k])
+				}
+			}
+			locs := sample(g, []int{0, 1}, g.unif(1, 2))
+			var tgi, tgo []cell
+			for j := range remr {
+				if !contains(locs, j) {
+					continue
+				}
+				tgi = append(tgi, recolor(remc[j], sample(g, remr[j], 4-g.unif(0, 3)))...)
+				tgo = append(tgo, recolor(remc[j], remr[j])...)
+			}
+			ul, lr := bounds(toindices(tgi))
+			if min(lr.i-ul.i, lr.j-ul.j)+1 == 5 {
+				succ++
+				gi, gout = paint(gi, tgi), paint(gout, tgo)
+			}
+		}
+		return gi, gout
+	}},
+	{"7df24a62", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(12, 32), g.unif(12, 32)
+		oh, ow := g.unif(3, min(7, h/3)), g.unif(3, min(7, w/3))
+		c3 := sample(g, allColors, 3)
+		bgc, noisec, sqc := c3[0], c3[1], c3[2]
+		tmpg := canvas(sqc, oh, ow)
+		inb := backdrop(pt{1, 1}, pt{oh - 2, ow - 2})
+		obj := []pt{choice(g, inb)}
+		for {
+			ul, lr := bounds(obj)
+			if lr.i-ul.i == oh-3 && lr.j-ul.j == ow-3 {
+				break
+			}
+			p := choice(g, minus(inb, obj))
+			obj = append(obj, p)
+		}
+		targ := asobject(fill(canvas(bgc, oh, ow), noisec, obj))
+		sour := asobject(fill(tmpg, noisec, obj))
+		gi := canvas(bgc, h, w)
+		loci, locj := g.randint(1, h-oh-1), g.randint(1, w-ow-1)
+		plcddd := shiftC(sour, loci, locj)
+		gi = paint(gi, plcddd)
+		inds := newDrawSet(nil)
+		for _, p := range ofcolor(gi, bgc) {
+			if p.i >= 1 && p.i <= h-2 && p.j >= 1 && p.j <= w-2 {
+				inds.add(p)
+			}
+		}
+		for _, p := range toindices(plcddd) {
+			inds.remove(p)
+			inds.remove(dneighbors(p)...)
+		}
+		namt := g.unif(1, max(1, inds.size()/4))
+		gi = fill(gi, noisec, sample(g, inds.list, namt))
+		fns := []func([]cell) []cell{identityC, dmirrorC, cmirrorC, hmirrorC, vmirrorC}
+		var targs, sours [][]cell
+		for _, f1 := range fns {
+			for _, f2 := range fns {
+				targs = append(targs, normalizeC(f1(f2(targ))))
+				sours = append(sours, normalizeC(f1(f2(sour))))
+			}
+		}
+		noccs := g.unif(1, max(1, h*w/(oh*ow*4)))
+		succ, tr, maxtr := 0, 0, 5*noccs
+		for succ < noccs && tr < maxtr {
+			tr++
+			t := choice(g, targs)
+			_, lr := bounds(toindices(t))
+			hh, ww := lr.i+1, lr.j+1
+			var cands []pt
+			for _, p := range inds.list {
+				if 1 <= p.i && p.i <= h-hh-1 && 1 <= p.j && p.j <= w-ww-1 {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			loc := choice(g, cands)
+			tp := shiftC(t, loc.i, loc.j)
+			if tpi := toindices(tp); inds.hasAll(tpi) {
+				succ++
+				inds.remove(tpi...)
+				gi = paint(gi, tp)
+			}
+		}
+		gout := paint(replace(gi, sqc, bgc), plcddd)
+		var res []cell
+		for k, t := range targs {
+			for _, o := range occurrences(gout, t) {
+				res = append(res, shiftC(sours[k], o.i, o.j)...)
+			}
+		}
+		gout = paint(gout, res)
+		return crop(gi, 1, 1, h-2, w-2), crop(gout, 1, 1, h-2, w-2)
+	}},
+	{"8a004b2b", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		oh, ow := g.unif(2, h/5), g.unif(2, w/5)
+		bnds := asindices(canvas(-1, oh, ow))
+		c5 := sample(g, allColors, 5)
+		bgc, cornc, ac1, ac2, objc := c5[0], c5[1], c5[2], c5[3], c5[4]
+		gi := canvas(bgc, h, w)
+		first := choice(g, bnds)
+		ncellsd := g.unif(0, oh*ow/2)
+		ncells := choice(g, []int{ncellsd, oh*ow - ncellsd})
+		ncells = min(max(3, ncells), oh*ow)
+		shp := normalize(grow(g, bnds, []pt{first}, ncells-1))
+		_, lr := bounds(shp)
+		oh, ow = lr.i+1, lr.j+1
+		fp1 := choice(g, shp)
+		fp2 := choice(g, minus(shp, []pt{fp1}))
+		obj := append(recolor(objc, minus(shp, []pt{fp1, fp2})), cell{ac1, fp1}, cell{ac2, fp2})
+		hscf, wscf := g.unif(1, (h-oh-4)/oh), g.unif(1, (w-ow-4)/ow)
+		loci, locj := g.randint(0, 2), g.randint(0, 2)
+		gi = paint(gi, shiftC(obj, loci, locj))
+		inh, inw := hscf*oh, wscf*ow
+		sqh, sqw := g.unif(inh+2, h-oh-2), g.unif(inw+2, w)
+		sqloci, sqlocj := g.randint(loci+oh, h-sqh), g.randint(0, w-sqw)
+		crns := corners([]pt{{sqloci, sqlocj}, {sqloci + sqh - 1, sqlocj + sqw - 1}})
+		gi = fill(gi, cornc, crns)
+		mini := crop(gi, loci, locj, oh, ow)
+		goo := asobject(build(inh, inw, func(i, j int) int { return mini[i/hscf][j/wscf] }))
+		gloci := g.randint(sqloci+1, sqloci+sqh-1-inh)
+		glocj := g.randint(sqlocj+1, sqlocj+sqw-1-inw)
+		gooplcd := shiftC(goo, gloci, glocj)
+		gout := crop(paint(gi, gooplcd), sqloci, sqlocj, sqh, sqw)
+		var indic []cell
+		for _, c := range gooplcd {
+			if c.c == ac1 || c.c == ac2 {
+				indic = append(indic, c)
+			}
+		}
+		gi = paint(gi, indic)
+		if choice(g, []bool{true, false}) && len(obj) > 3 {
+			idx := choice(g, minus(shp, []pt{fp1, fp2}))
+			xx := shift(asindices(canvas(-1, hscf, wscf)), gloci+idx.i*hscf, glocj+idx.j*wscf)
+			gi = fill(gi, objc, xx)
+		}
+		mfs := []transform{identity, dmirror, cmirror, vmirror, hmirror, rot90, rot180, rot270}
+		for _, fn := range sample(g, mfs, choice(g, []int{1, 2})) {
+			gi, gout = fn(gi), fn(gout)
+		}
+		return gi, gout
+	}},
+	{"3e980e27", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 2, 3)
+		h, w := g.unif(11, 30), g.unif(11, 30)
+		c3 := sample(g, cols, 3)
+		bgc, rcol, gcol := c3[0], c3[1], c3[2]
+		var objs [][]cell
+		for _, fr := range [][2]int{{2, rcol}, {3, gcol}} {
+			oh, ow := g.unif(2, 5), g.unif(2, 5)
+			bnds := asindices(canvas(-1, oh, ow))
+			first := choice(g, bnds)
+			ncellsd := g.unif(0, oh*ow/2)
+			ncells := choice(g, []int{ncellsd, oh*ow - ncellsd})
+			ncells = min(max(2, ncells), oh*ow)
+			shp := normalize(grow(g, bnds, []pt{first}, ncells-1))
+			fixp := choice(g, shp)
+			objs = append(objs, append([]cell{{fr[0], fixp}}, recolor(fr[1], minus(shp, []pt{fixp}))...))
+		}
+		robj, gobj := objs[0], objs[1]
+		o12 := sample(g, objs, 2)
+		ext := func(o []cell) (int, int) {
+			_, lr := bounds(toindices(o))
+			return lr.i + 1, lr.j + 1
+		}
+		h1, w1 := ext(o12[0])
+		h2, w2 := ext(o12[1])
+		loci1 := g.randint(0, h-h1-h2-1)
+		locj1 := g.randint(0, w-w1)
+		loci2 := g.randint(loci1+h1+1, h-h2)
+		locj2 := g.randint(0, w-w2)
+		obj1p, obj2p := shiftC(o12[0], loci1, locj1), shiftC(o12[1], loci2, locj2)
+		gi := paint(paint(canvas(bgc, h, w), obj1p), obj2p)
+		noccs := g.unif(1, h*w/int(1.5*float64(len(robj)+len(gobj))))
+		succ, tr, maxtr := 0, 0, 5*noccs
+		robj = vmirrorC(robj)
+		inds := newDrawSet(ofcolor(gi, bgc))
+		for _, p := range append(toindices(obj1p), toindices(obj2p)...) {
+			inds.remove(neighbors(p)...)
+		}
+		gout := gi
+		objopts := [][]cell{robj, gobj}
+		for tr < maxtr && succ < noccs {
+			tr++
+			obj := choice(g, objopts)
+			oh, ow := ext(obj)
+			var cands []pt
+			for _, p := range inds.list {
+				if p.i <= h-oh && p.j <= w-ow {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			loc := choice(g, cands)
+			plcd := shiftC(obj, loc.i, loc.j)
+			plcdi := toindices(plcd)
+			if inds.hasAll(plcdi) {
+				succ++
+				for _, p := range plcdi {
+					inds.remove(p)
+					inds.remove(neighbors(p)...)
+				}
+				for _, c := range plcd {
+					if c.c == 2 || c.c == 3 {
+						gi = paint(gi, []cell{c})
+					}
+				}
+				gout = paint(gout, plcd)
+			}
+		}
+		if g.unif(1, 100) < 30 {
+			c := choice(g, []int{2, 3})
+			drop := func(x Grid) Grid {
+				var ps []pt
+				for _, o := range objectsX(x, false, true, true) {
+					for _, cl := range o {
+						if cl.c == c {
+							ps = append(ps, toindices(o)...)
+							break
+						}
+					}
+				}
+				return fill(x, bgc, ps)
+			}
+			gi, gout = drop(gi), drop(gout)
+		}
+		return gi, gout
+	}},
+	{"72322fa7", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, allColors)
+		rem := without(allColors, bgc)
+		nobjs := g.unif(1, 4)
+		ccols := sample(g, rem, 2*nobjs)
+		var objs [][]cell
+		gi := canvas(bgc, h, w)
+		inds := newDrawSet(asindices(gi))
+		for k := range nobjs {
+			ca, cb := ccols[k], ccols[nobjs+k]
+			oh := g.unif(1, 4)
+			lo := 1
+			if oh == 1 {
+				lo = 2
+			}
+			ow := g.unif(lo, 4)
+			if choice(g, []bool{true, false}) {
+				oh, ow = ow, oh
+			}
+			bnds := asindices(canvas(-1, oh, ow))
+			first := choice(g, bnds)
+			objn := normalize(grow(g, bnds, []pt{first}, g.randint(2, oh*ow)-1))
+			apart := sample(g, objn, g.randint(1, len(objn)-1))
+			obj := append(recolor(ca, apart), recolor(cb, minus(objn, apart))...)
+			var cands []pt
+			for _, p := range inds.list {
+				if inds.hasAll(shift(objn, p.i, p.j)) {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			loc := choice(g, cands)
+			plcd := shiftC(obj, loc.i, loc.j)
+			gi = paint(gi, plcd)
+			for _, p := range toindices(plcd) {
+				inds.remove(p)
+				inds.remove(neighbors(p)...)
+			}
+			objs = append(objs, obj)
+		}
+		tot := 0
+		for _, o := range objs {
+			tot += len(o)
+		}
+		avgs := float64(tot) / float64(len(objs))
+		noccs := g.unif(1, max(1, int(math.Floor(float64(h*w)/(avgs*2)))))
+		succ, tr, maxtr := 0, 0, 5*noccs
+		gout := gi
+		for tr < maxtr && succ < noccs {
+			tr++
+			obj := choice(g, objs)
+			var pal []int
+			for _, c := range obj {
+				if !contains(pal, c.c) {
+					pal = append(pal, c.c)
+				}
+			}
+			_, lr := bounds(toindices(obj))
+			oh, ow := lr.i+1, lr.j+1
+			var cands []pt
+			for _, p := range inds.list {
+				if p.i <= h-oh && p.j <= w-ow {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			loc := choice(g, cands)
+			plcd := shiftC(obj, loc.i, loc.j)
+			plcdi := toindices(plcd)
+			if inds.hasAll(plcdi) {
+				succ++
+				for _, p := range plcdi {
+					inds.remove(p)
+					inds.remove(neighbors(p)...)
+				}
+				gout = paint(gout, plcd)
+				col := choice(g, pal)
+				for _, c := range plcd {
+					if c.c == col {
+						gi = paint(gi, []cell{c})
+					}
+				}
+			}
+		}
+		return gi, gout
+	}},
+	{"264363fd", func(g *gen) (Grid, Grid) {
+		cp := pt{2, 2}
+		spikesAll := []struct {
+			cells []pt
+			dir   pt
+		}{
+			{[]pt{{1, 2}, {0, 2}}, pt{-1, 0}},
+			{[]pt{{2, 1}, {2, 0}}, pt{0, -1}},
+			{[]pt{{3, 2}, {4, 2}}, pt{1, 0}},
+			{[]pt{{2, 3}, {2, 4}}, pt{0, 1}},
+		}
+		h, w := g.unif(15, 30), g.unif(15, 30)
+		c3 := sample(g, allColors, 3)
+		bgc, sqc, linc := c3[0], c3[1], c3[2]
+		rem := without(allColors, bgc, sqc, linc)
+		cpcol, nbhcol := choice(g, rem), choice(g, rem)
+		spikes := sample(g, spikesAll, g.randint(1, 4))
+		var lns []pt
+		for _, s := range spikes {
+			lns = append(lns, s.cells...)
+		}
+		obj := append([]cell{{cpcol, cp}}, recolor(linc, lns)...)
+		obj = append(obj, recolor(nbhcol, minus(neighbors(cp), lns))...)
+		loc0 := pt{g.randint(0, h-5), g.randint(0, w-5)}
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		gi = paint(gi, shiftC(obj, loc0.i, loc0.j))
+		numsq := g.unif(1, h*w/100)
+		succ, tr, maxtr := 0, 0, 10*numsq
+		inds := newDrawSet(ofcolor(gi, bgc))
+		for _, p := range toindices(shiftC(obj, loc0.i, loc0.j)) {
+			inds.remove(neighbors(p)...)
+		}
+		for succ < numsq && tr < maxtr {
+			tr++
+			gh, gw := g.randint(5, h/2+1), g.randint(5, w/2+1)
+			var cands []pt
+			for _, p := range inds.list {
+				if p.i <= h-gh && p.j <= w-gw {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			loc := choice(g, cands)
+			g1, g2 := canvas(sqc, gh, gw), canvas(sqc, gh, gw)
+			full := asindices(g1)
+			ginds := newDrawSet(full)
+			bck := shift(full, loc.i, loc.j)
+			if !inds.hasAll(bck) {
+				continue
+			}
+			noccs := g.unif(1, gh*gw/25)
+			succ2, tr2, maxtr2 := 0, 0, 5*noccs
+			for succ2 < noccs && tr2 < maxtr2 {
+				tr2++
+				var cands2 []pt
+				for _, p := range ginds.list {
+					if p.i <= gh-5 && p.j <= gw-5 {
+						cands2 = append(cands2, p)
+					}
+				}
+				if len(cands2) == 0 {
+					break
+				}
+				loc2 := choice(g, cands2)
+				var lns2 []pt
+				for _, s := range spikes {
+					st := pt{cp.i + loc2.i + s.dir.i, cp.j + loc2.j + s.dir.j}
+					for _, p := range shoot(st, s.dir.i, s.dir.j) {
+						if p.i >= 0 && p.i < gh && p.j >= 0 && p.j < gw {
+							lns2 = append(lns2, p)
+						}
+					}
+				}
+				plcd2 := shiftC(obj, loc2.i, loc2.j)
+				plcd2i := toindices(plcd2)
+				linesOK := true
+				for _, p := range lns2 {
+					if !ginds.has(p) && g2[p.i][p.j] != linc {
+						linesOK = false
+						break
+					}
+				}
+				if ginds.hasAll(plcd2i) && linesOK && len(minus(lns2, plcd2i)) > 0 {
+					succ2++
+					for _, p := range plcd2i {
+						ginds.remove(p)
+						ginds.remove(neighbors(p)...)
+					}
+					ginds.remove(lns2...)
+					g1 = fill(g1, cpcol, []pt{{cp.i + loc2.i, cp.j + loc2.j}})
+					g2 = fill(paint(g2, plcd2), linc, lns2)
+				}
+			}
+			if succ2 > 0 {
+				succ++
+				inds.remove(bck...)
+				inds.remove(outbox(loc, pt{loc.i + gh - 1, loc.j + gw - 1})...)
+				gi = paint(gi, shiftC(asobject(g1), loc.i, loc.j))
+				gout = paint(gout, shiftC(asobject(g2), loc.i, loc.j))
+			}
+		}
+		return gi, gout
+	}},
+	{"36d67576", func(g *gen) (Grid, Grid) {
+		var gi, gout Grid
+		for range 1000 {
+			h, w := g.unif(10, 30), g.unif(10, 30)
+			c3 := sample(g, allColors, 3)
+			bgc, mainc, markerc := c3[0], c3[1], c3[2]
+			rem := without(allColors, bgc, mainc, markerc)
+			_ = sample(g, rem, g.unif(1, len(rem))) // ccols: drawn and unused in RE-ARC
+			gi = canvas(bgc, h, w)
+			oh := g.unif(2, 5)
+			lo := 2
+			if oh == 2 {
+				lo = 3
+			}
+			ow := g.unif(lo, 5)
+			if choice(g, []bool{true, false}) {
+				oh, ow = ow, oh
+			}
+			bnds := asindices(canvas(-1, oh, ow))
+			ncells := g.unif(4, len(bnds))
+			first := choice(g, bnds)
+			shp := normalize(grow(g, bnds, []pt{first}, ncells-1))
+			_, lr := bounds(shp)
+			oh, ow = lr.i+1, lr.j+1
+			ntocompc := g.unif(1, ncells-3)
+			marker := choice(g, shp)
+			remobj := minus(shp, []pt{marker})
+			tocompc := sample(g, remobj, ntocompc)
+			mainpart := minus(remobj, tocompc)
+			smobj := append(recolor(mainc, mainpart), cell{markerc, marker})
+			obj := append(withColors(tocompc, rem, g), smobj...)
+			smobjn := normalizeC(smobj)
+			fake := false
+			for _, f := range []func([]cell) []cell{dmirrorC, cmirrorC, hmirrorC, vmirrorC} {
+				if sameCells(f(smobjn), smobjn) && !sameCells(f(obj), obj) {
+					fake = true
+					break
+				}
+			}
+			if fake {
+				continue
+			}
+			loci, locj := g.randint(0, h-oh), g.randint(0, w-ow)
+			plcd := shiftC(obj, loci, locj)
+			gi = paint(gi, plcd)
+			inds := newDrawSet(asindices(gi))
+			for _, p := range toindices(plcd) {
+				inds.remove(p)
+				inds.remove(neighbors(p)...)
+			}
+			noccs := g.unif(1, max(1, h*w/(2*len(obj))))
+			succ, tr, maxtr := 0, 0, 5*noccs
+			gout = gi
+			fns := []func([]cell) []cell{identityC, dmirrorC, cmirrorC, hmirrorC, vmirrorC}
+			for tr < maxtr && succ < noccs {
+				tr++
+				mf1, mf2 := choice(g, fns), choice(g, fns)
+				outobj := normalizeC(mf1(mf2(obj)))
+				var inobj []cell
+				for _, c := range outobj {
+					if c.c == mainc || c.c == markerc {
+						inobj = append(inobj, c)
+					}
+				}
+				_, lr := bounds(toindices(outobj))
+				oh, ow := lr.i+1, lr.j+1
+				var cands []pt
+				for _, p := range inds.list {
+					if p.i <= h-oh && p.j <= w-ow {
+						cands = append(cands, p)
+					}
+				}
+				if len(cands) == 0 {
+					continue
+				}
+				loc := choice(g, cands)
+				outp := shiftC(outobj, loc.i, loc.j)
+				outpi := toindices(outp)
+				if inds.hasAll(outpi) {
+					succ++
+					for _, p := range outpi {
+						inds.remove(p)
+						inds.remove(neighbors(p)...)
+					}
+					gi = paint(gi, shiftC(inobj, loc.i, loc.j))
+					gout = paint(gout, outp)
+				}
+			}
+			break
+		}
+		return gi, gout
+	}},
 }
