@@ -334,3 +334,26 @@ func sameCells(a, b []cell) bool {
 	}
 	return len(in) == len(inb)
 }
+
+// freeOf is ofcolor(g, bgc) less every cell next to one of another
+// colour (25d487eb's free cells), as a drawSet.
+func freeOf(g Grid, bgc int) *drawSet {
+	h, w := dims(g)
+	s := &drawSet{at: make(map[pt]int, h*w)}
+	for _, p := range asindices(g) {
+		if g[p.i][p.j] != bgc {
+			continue
+		}
+		ok := true
+		for _, q := range dneighbors(p) {
+			if q.i >= 0 && q.i < h && q.j >= 0 && q.j < w && g[q.i][q.j] != bgc {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			s.add(p)
+		}
+	}
+	return s
+}

@@ -970,11 +970,7 @@ var rearcGens10 = []rearcEntry{
 			rot := choice(g, []transform{identity, rot90, rot180, rot270})
 			gi, gout = rot(gi), rot(gout)
 			h, w = dims(gi)
-			free := ofcolor(gout, bgc)
-			inds = newDrawSet(free)
-			for _, p := range minus(asindices(gout), free) {
-				inds.remove(dneighbors(p)...)
-			}
+			inds = freeOf(gout, bgc)
 		}
 		return gi, gout
 	}},
