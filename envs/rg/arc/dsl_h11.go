@@ -130,3 +130,93 @@ func colorfilter(objs []object, c int) []object {
 	}
 	return out
 }
+
+// growCells is RE-ARC's growing loop over a set of candidate cells bx: n
+// times a cell of bx that neighbours (8-way) the object so far joins it,
+// in a colour drawn from cols, and leaves bx. The starting cells stay in
+// bx, as in the Python. It stops early if no candidate is left.
+func growCells(g *gen, bx []pt, start []cell, n int, cols []int) []cell {
+	f := newFrontier(bx, neighbors)
+	for _, c := range start {
+		f.touch(c.p)
+	}
+	obj := append([]cell(nil), start...)
+	for range n {
+		if len(f.cands) == 0 {
+			break
+		}
+		p := f.pick(g)
+		f.take(p)
+		obj = append(obj, cell{choice(g, cols), p})
+	}
+	return obj
+}
+
+// manhattanPt is the DSL's manhattan between two single points.
+func manhattanPt(a, b pt) int {
+	return max(a.i-b.i, b.i-a.i) + max(a.j-b.j, b.j-a.j)
+}
+
+// ptSet is a mutable set of points with a stable listing (the order
+// points were added, removals dropped).
+type ptSet struct {
+	in    map[pt]bool
+	order []pt
+	dirty bool
+}
+
+func newPtSet(ps []pt) *ptSet {
+	s := &ptSet{in: map[pt]bool{}}
+	for _, p := range ps {
+		if !s.in[p] {
+			s.in[p] = true
+			s.order = append(s.order, p)
+		}
+	}
+	return s
+}
+
+func (s *ptSet) len() int { return len(s.in) }
+
+func (s *ptSet) has(p pt) bool { return s.in[p] }
+
+func (s *ptSet) hasAll(ps []pt) bool {
+	for _, p := range ps {
+		if !s.in[p] {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *ptSet) add(ps ...pt) {
+	for _, p := range ps {
+		if !s.in[p] {
+			s.in[p] = true
+			s.order = append(s.order, p)
+		}
+	}
+}
+
+func (s *ptSet) remove(ps []pt) {
+	for _, p := range ps {
+		if s.in[p] {
+			delete(s.in, p)
+			s.dirty = true
+		}
+	}
+}
+
+// list is the set's points, in a fixed order.
+func (s *ptSet) list() []pt {
+	if s.dirty {
+		var out []pt
+		for _, p := range s.order {
+			if s.in[p] {
+				out = append(out, p)
+			}
+		}
+		s.order, s.dirty = out, false
+	}
+	return s.order
+}

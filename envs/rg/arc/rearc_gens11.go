@@ -1,5 +1,7 @@
 package arc
 
+import "slices"
+
 // rearcGens11 is one batch of ported RE-ARC generators (see rearc_gens.go).
 var rearcGens11 = []rearcEntry{
 	{"539a4f51", func(g *gen) (Grid, Grid) {
@@ -190,5 +192,328 @@ var rearcGens11 = []rearcEntry{
 			return dmirror(gi), dmirror(gout)
 		}
 		return gi, gout
+	}},
+	{"496994bd", func(g *gen) (Grid, Grid) {
+		cols := interval(1, 10)
+		h, w := g.unif(3, 30), g.unif(3, 14)
+		bgc := choice(g, cols)
+		rem := sample(g, without(cols, bgc), g.unif(1, 8))
+		canv := canvas(bgc, h, w)
+		nc := g.unif(2, h*w-1)
+		bx := asindices(canv)
+		var upper, lower []pt
+		for _, p := range bx {
+			if p.i < h/2 {
+				upper = append(upper, p)
+			} else if p.i > h/2 {
+				lower = append(lower, p)
+			}
+		}
+		c1 := choice(g, rem)
+		p1 := choice(g, upper)
+		c2 := choice(g, rem)
+		p2 := choice(g, lower)
+		obj := growCells(g, bx, []cell{{c1, p1}, {c2, p2}}, nc-2, rem)
+		gix := paint(canv, obj)
+		for i, row := range gix {
+			var fg, bg []int
+			for _, v := range row {
+				if v == bgc {
+					bg = append(bg, v)
+				} else {
+					fg = append(fg, v)
+				}
+			}
+			gix[i] = append(fg, bg...)
+		}
+		var gi, gout Grid
+		if choice(g, []bool{true, false}) {
+			gi, gout = hconcat(gix, canv), hconcat(gix, vmirror(gix))
+		} else {
+			col := canvas(bgc, h, 1)
+			gi, gout = hconcat(gix, hconcat(col, canv)), hconcat(gix, hconcat(col, vmirror(gix)))
+		}
+		if choice(g, []bool{true, false}) {
+			gi, gout = vmirror(gi), vmirror(gout)
+		}
+		if choice(g, []bool{true, false}) {
+			gi, gout = hmirror(gi), hmirror(gout)
+		}
+		return gi, gout
+	}},
+	{"88a62173", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(1, 14), g.unif(1, 14)
+		bgc := choice(g, allColors)
+		gib := canvas(bgc, h, w)
+		numc := g.unif(1, min(9, h*w))
+		colsch := sample(g, without(allColors, bgc), numc)
+		inds := asindices(gib)
+		for _, col := range colsch {
+			chos := sample(g, inds, g.unif(1, max(1, len(inds)/numc)))
+			gib = fill(gib, col, chos)
+			inds = minus(inds, chos)
+		}
+		numch := h*w - g.unif(0, h*w-1)
+		subs := sample(g, asindices(gib), numch)
+		gout := copyGrid(gib)
+		all := append(append([]int(nil), colsch...), bgc)
+		for _, p := range subs {
+			gout[p.i][p.j] = choice(g, without(all, gout[p.i][p.j]))
+		}
+		gi := canvas(bgc, 2*h+1, 2*w+1)
+		idxes := []pt{{0, 0}, {h + 1, w + 1}, {h + 1, 0}, {0, w + 1}}
+		k := g.rng.IntN(4)
+		gi = paint(gi, shiftC(asobject(gout), idxes[k].i, idxes[k].j))
+		for r, ij := range idxes {
+			if r != k {
+				gi = paint(gi, shiftC(asobject(gib), ij.i, ij.j))
+			}
+		}
+		return gi, gout
+	}},
+	{"d8c310e9", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(3, 30), g.unif(10, 30)
+		p := g.unif(2, (w-1)/3)
+		bgc := choice(g, allColors)
+		ccols := sample(g, without(allColors, bgc), g.unif(1, 9))
+		var obj []cell
+		for j := range p {
+			numcells := g.unif(1, h-1)
+			for ii := h - 1; ii > h-numcells-1; ii-- {
+				obj = append(obj, cell{choice(g, ccols), pt{ii, j}})
+			}
+		}
+		gi := canvas(bgc, h, w)
+		full := append(append([]cell(nil), obj...), shiftC(obj, 0, p)...)
+		addonw := g.randint(0, p)
+		for _, c := range obj {
+			if c.p.j < addonw {
+				full = append(full, c)
+			}
+		}
+		full = shiftC(full, 0, -g.randint(0, addonw))
+		gi = paint(gi, full)
+		gout := gi
+		for j := range w/(2*p) + 2 {
+			gout = paint(gout, shiftC(full, 0, j*2*p))
+		}
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"6e19193c", func(g *gen) (Grid, Grid) {
+		type dir struct{ at, d pt }
+		dirs := []dir{{pt{0, 0}, pt{-1, -1}}, {pt{0, 1}, pt{-1, 1}}, {pt{1, 0}, pt{1, -1}}, {pt{1, 1}, pt{1, 1}}}
+		base := []pt{{0, 0}, {1, 0}, {0, 1}, {1, 1}}
+		h, w := g.unif(4, 30), g.unif(4, 30)
+		num := g.unif(1, h*w/8)
+		bgc := choice(g, allColors)
+		rem := without(allColors, bgc)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		inds := newPtSet(asindices(gi))
+		for kk, tr := 0, 0; kk < num && tr < num*4; tr++ {
+			if inds.len() == 0 {
+				break
+			}
+			loc := choice(g, inds.list())
+			dr := choice(g, dirs)
+			obji := shift(minus(base, []pt{dr.at}), loc.i, loc.j)
+			var objo []pt
+			for _, q := range shift(dedup(minus(append(append([]pt(nil), base...), shoot(dr.at, dr.d.i, dr.d.j)...), []pt{dr.at})), loc.i, loc.j) {
+				if q.i >= 0 && q.i < h && q.j >= 0 && q.j < w {
+					objo = append(objo, q)
+				}
+			}
+			if inds.hasAll(objo) && len(minus(obji, objo)) == 0 {
+				col := choice(g, rem)
+				gi = fill(gi, col, obji)
+				gout = fill(gout, col, objo)
+				inds.remove(objo)
+				for _, q := range obji {
+					inds.remove(dneighbors(q))
+				}
+				kk++
+			}
+		}
+		return gi, gout
+	}},
+	{"83302e8f", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 3, 4)
+		h, w := g.unif(2, 5), g.unif(2, 5)
+		nh, nw := g.unif(3, 30/(h+1)), g.unif(3, 30/(w+1))
+		bl := sample(g, cols, 2)
+		bgc, linc := bl[0], bl[1]
+		fullh, fullw := h*nh+nh-1, w*nw+nw-1
+		gi := canvas(bgc, fullh, fullw)
+		for i := h; i < fullh; i += h + 1 {
+			gi = fill(gi, linc, hfrontier(pt{i, 0}))
+		}
+		for j := w; j < fullw; j += w + 1 {
+			gi = fill(gi, linc, vfrontier(pt{0, j}))
+		}
+		ofc := ofcolor(gi, linc)
+		on := newPtSet(ofc)
+		var dots []pt
+		for _, p := range ofc {
+			if on.hasAll(dneighbors(p)) {
+				dots = append(dots, p)
+			}
+		}
+		tmp := fill(gi, bgc, dots)
+		var cands [][]pt
+		for _, o := range colorfilter(objects(tmp), linc) {
+			cands = append(cands, o.cells)
+		}
+		for _, d := range dots {
+			cands = append(cands, []pt{d})
+		}
+		nbreaks := g.unif(0, len(cands)/2)
+		var breaks []pt
+		for _, b := range sample(g, cands, nbreaks) {
+			breaks = append(breaks, choice(g, b))
+		}
+		gi = fill(gi, bgc, breaks)
+		var res []pt
+		for _, o := range colorfilter(objects(gi), bgc) {
+			if len(o.cells) == h*w {
+				res = append(res, o.cells...)
+			}
+		}
+		return gi, replace(fill(gi, 3, res), bgc, 4)
+	}},
+	{"1b2d62fb", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 8)
+		h, w := g.unif(2, 30), g.unif(2, 14)
+		rem := without(cols, 0)
+		barcol := choice(g, rem)
+		rem = without(rem, barcol)
+		cola, colb := choice(g, rem), choice(g, rem)
+		canv := canvas(0, h, w)
+		inds := asindices(canv)
+		mp := h * w / 2
+		deva, devb := g.unif(0, mp), g.unif(0, mp)
+		deva *= choice(g, []int{1, -1})
+		devb *= choice(g, []int{1, -1})
+		numa := max(min(h*w-1, mp+deva), 1)
+		numb := max(min(h*w-1, mp+devb), 1)
+		a, b := sample(g, inds, numa), sample(g, inds, numb)
+		gia, gib := fill(canv, cola, a), fill(canv, colb, b)
+		gi := hconcat(hconcat(gia, canvas(barcol, h, 1)), gib)
+		gout := fill(canv, 8, intersection(ofcolor(gia, 0), ofcolor(gib, 0)))
+		if choice(g, []bool{true, false}) {
+			return dmirror(gi), dmirror(gout)
+		}
+		return gi, gout
+	}},
+	{"662c240a", func(g *gen) (Grid, Grid) {
+		d := g.unif(2, 7)
+		ng := g.unif(2, 30/d)
+		nc := g.unif(2, min(9, d*d))
+		c := canvas(-1, d, d)
+		inds := asindices(c)
+		symm := func() Grid {
+			tcolset := sample(g, allColors, nc)
+			out := copyGrid(c)
+			for _, p := range inds {
+				if p.j >= p.i {
+					col := choice(g, tcolset)
+					out[p.i][p.j], out[p.j][p.i] = col, col
+				}
+			}
+			return out
+		}
+		tcolset := sample(g, allColors, nc)
+		gik := copyGrid(c)
+		var off []pt
+		for _, p := range inds {
+			if p.j >= p.i {
+				col := choice(g, tcolset)
+				gik[p.i][p.j], gik[p.j][p.i] = col, col
+			}
+			if p.i != p.j {
+				off = append(off, p)
+			}
+		}
+		ndist := d*(d-1)/2 - g.unif(0, d*(d-1)/2-1)
+		for _, p := range sample(g, off, ndist) {
+			if gik[p.i][p.j] == gik[p.j][p.i] {
+				gik[p.i][p.j] = choice(g, without(tcolset, gik[p.i][p.j]))
+			} else {
+				gik[p.i][p.j] = gik[p.j][p.i]
+			}
+		}
+		gi, gout := gik, copyGrid(gik)
+		concat := choice(g, []func(a, b Grid) Grid{hconcat, vconcat})
+		for range ng - 1 {
+			k := symm()
+			if choice(g, []bool{true, false}) {
+				gi = concat(gi, k)
+			} else {
+				gi = concat(k, gi)
+			}
+		}
+		return gi, gout
+	}},
+	{"d89b689b", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 5)
+		h, w := g.unif(4, 30), g.unif(4, 30)
+		s := sample(g, cols, 6)
+		bgc, sqc, a, b, c, d := s[0], s[1], s[2], s[3], s[4], s[5]
+		loci, locj := g.randint(1, h-3), g.randint(1, w-3)
+		canv := canvas(bgc, h, w)
+		gout := fill(canv, a, []pt{{loci, locj}})
+		gout = fill(gout, b, []pt{{loci, locj + 1}})
+		gout = fill(gout, c, []pt{{loci + 1, locj}})
+		gout = fill(gout, d, []pt{{loci + 1, locj + 1}})
+		inds := asindices(canv)
+		opts := func(keep func(p pt) bool, to pt) []pt {
+			var ps []pt
+			for _, p := range inds {
+				if keep(p) {
+					ps = append(ps, p)
+				}
+			}
+			slices.SortStableFunc(ps, func(x, y pt) int { return manhattanPt(x, to) - manhattanPt(y, to) })
+			return ps
+		}
+		aopts := opts(func(p pt) bool { return p.i < loci && p.j < locj }, pt{loci, locj})
+		bopts := opts(func(p pt) bool { return p.i < loci && p.j > locj+1 }, pt{loci, locj + 1})
+		copts := opts(func(p pt) bool { return p.i > loci+1 && p.j < locj }, pt{loci + 1, locj})
+		dopts := opts(func(p pt) bool { return p.i > loci+1 && p.j > locj+1 }, pt{loci + 1, locj + 1})
+		ai, bi := g.unif(0, len(aopts)-1), g.unif(0, len(bopts)-1)
+		ci, di := g.unif(0, len(copts)-1), g.unif(0, len(dopts)-1)
+		gi := fill(canv, sqc, backdrop(pt{loci, locj}, pt{loci + 1, locj + 1}))
+		gi = fill(gi, a, []pt{aopts[ai]})
+		gi = fill(gi, b, []pt{bopts[bi]})
+		gi = fill(gi, c, []pt{copts[ci]})
+		gi = fill(gi, d, []pt{dopts[di]})
+		return gi, gout
+	}},
+	{"ff805c23", func(g *gen) (Grid, Grid) {
+		cols := interval(1, 10)
+		h := g.unif(3, 15)
+		w := h
+		bgc := choice(g, cols)
+		rem := sample(g, without(cols, bgc), g.unif(1, 8))
+		canv := canvas(bgc, h, w)
+		nc := g.unif(1, h*w)
+		bx := asindices(canv)
+		c0 := choice(g, rem)
+		p0 := choice(g, bx)
+		gi := paint(canv, growCells(g, bx, []cell{{c0, p0}}, nc-1, rem))
+		for i := range h {
+			for j := i; j < w; j++ {
+				gi[i][j] = gi[j][i]
+			}
+		}
+		gi = hconcat(gi, vmirror(gi))
+		gi = vconcat(gi, hmirror(gi))
+		loci := 2*h - g.unif(1, 2*h)
+		locj := w - g.unif(1, w)
+		loci2, locj2 := g.unif(loci, 2*h-1), g.unif(locj, w-1)
+		bd := backdrop(pt{loci, locj}, pt{loci2, locj2})
+		gout := subgrid(bd, gi)
+		gi = fill(gi, 0, bd)
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
 	}},
 }
