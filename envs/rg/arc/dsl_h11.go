@@ -220,3 +220,38 @@ func (s *ptSet) list() []pt {
 	}
 	return s.order
 }
+
+// mostcolor is the grid's most common colour (a tie goes to the smallest,
+// CPython's set order for small integers).
+func mostcolor(g Grid) int {
+	counts := make([]int, 10)
+	for _, row := range g {
+		for _, v := range row {
+			if v >= 0 && v < 10 {
+				counts[v]++
+			}
+		}
+	}
+	bg := 0
+	for v, n := range counts {
+		if n > counts[bg] {
+			bg = v
+		}
+	}
+	return bg
+}
+
+// paintFg paints onto g the cells of src that are not src's most common
+// colour: paint(g, merge(fgpartition(src))).
+func paintFg(g, src Grid) Grid {
+	bg := mostcolor(src)
+	out := copyGrid(g)
+	for i, row := range src {
+		for j, v := range row {
+			if v != bg && i < len(out) && j < len(out[i]) {
+				out[i][j] = v
+			}
+		}
+	}
+	return out
+}

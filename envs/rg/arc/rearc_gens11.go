@@ -516,4 +516,181 @@ var rearcGens11 = []rearcEntry{
 		rot := choice(g, []transform{identity, rot90, rot180, rot270})
 		return rot(gi), rot(gout)
 	}},
+	{"9d9215db", func(g *gen) (Grid, Grid) {
+		h, w := 2*g.unif(5, 14)+1, 2*g.unif(5, 14)+1
+		bgc := choice(g, allColors)
+		rem := without(allColors, bgc)
+		ub := min(h, w) / 4
+		var base []pt
+		for k := range ub {
+			base = append(base, pt{2*k + 1, 2*k + 1})
+		}
+		gi := canvas(bgc, h, w)
+		for _, p := range sample(g, base, g.unif(1, ub)) {
+			gi = fill(gi, choice(g, rem), []pt{p})
+		}
+		var linsbase []pt
+		for _, p := range base[:len(base)-1] {
+			linsbase = append(linsbase, pt{p.i, p.j + 2})
+		}
+		nlines := g.unif(1, len(linsbase))
+		linesps := sample(g, linsbase, nlines)
+		colors := make([]int, nlines)
+		for k := range colors {
+			colors[k] = choice(g, rem)
+		}
+		for k, p := range linesps {
+			gi = fill(fill(gi, colors[k], []pt{p}), colors[k], []pt{{p.j, p.i}})
+		}
+		gobase := gi
+		for k, p := range linesps {
+			var ln []pt
+			for _, q := range connect(p, pt{p.i, w - p.j - 1}) {
+				if q.j%2 == 1 {
+					ln = append(ln, q)
+				}
+			}
+			q0 := pt{p.j, p.i}
+			for _, q := range connect(q0, pt{h - q0.i - 1, q0.j}) {
+				if q.i%2 == 1 {
+					ln = append(ln, q)
+				}
+			}
+			gobase = fill(gobase, colors[k], ln)
+		}
+		gout := paintFg(gobase, vmirror(gobase))
+		gout = paintFg(gout, hmirror(gobase))
+		gout = paintFg(gout, vmirror(hmirror(gobase)))
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"d6ad076f", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 8)
+		h, w := g.unif(3, 30), g.unif(3, 30)
+		inh, inw := g.unif(3, h), g.unif(3, w)
+		s := sample(g, cols, 3)
+		bgc, c1, c2 := s[0], s[1], s[2]
+		loci2 := g.unif(2, inh-1)
+		loci1 := loci2 - 2 - g.unif(0, loci2-2)
+		cp := g.randint(1, inw-2)
+		ajs, aje := g.randint(0, cp-1), g.randint(cp+1, inw-1)
+		bjs, bje := g.randint(0, cp-1), g.randint(cp+1, inw-1)
+		c := canvas(bgc, inh, inw)
+		c = fill(c, c1, backdrop(pt{0, ajs}, pt{loci1, aje}))
+		c = fill(c, c2, backdrop(pt{loci2, bjs}, pt{inh - 1, bje}))
+		loci, locj := g.randint(0, h-inh), g.randint(0, w-inw)
+		gi := paint(canvas(bgc, h, w), shiftC(asobject(c), loci, locj))
+		mid := backdrop(pt{loci1 + 1, max(ajs, bjs) + 1}, pt{loci2 - 1, min(aje, bje) - 1})
+		gout := fill(gi, 8, shift(mid, loci, locj))
+		if choice(g, []bool{true, false}) {
+			return dmirror(gi), dmirror(gout)
+		}
+		return gi, gout
+	}},
+	{"6e02f1e3", func(g *gen) (Grid, Grid) {
+		d := g.unif(3, 30)
+		c := canvas(0, d, d)
+		inds := sample(g, asindices(c), d*d)
+		chcols := sample(g, allColors, choice(g, []int{1, 2, 3}))
+		switch len(chcols) {
+		case 1:
+			return canvas(chcols[0], d, d), fill(canvas(0, d, d), 5, connect(pt{0, 0}, pt{0, d - 1}))
+		case 2:
+			nc1 := g.unif(1, d*d/2)
+			gi := fill(fill(c, chcols[0], inds[:nc1]), chcols[1], inds[nc1:])
+			return gi, fill(canvas(0, d, d), 5, connect(pt{0, 0}, pt{d - 1, d - 1}))
+		}
+		kk := d * d
+		a, b := int(1.0/3.0*float64(kk)), int(2.0/3.0*float64(kk))
+		adev := g.unif(0, a-1)
+		bdev := g.unif(0, kk-b-1)
+		a -= adev
+		b -= bdev
+		gi := fill(c, chcols[0], inds[:a])
+		gi = fill(gi, chcols[1], inds[a:b])
+		gi = fill(gi, chcols[2], inds[b:])
+		return gi, fill(canvas(0, d, d), 5, connect(pt{d - 1, 0}, pt{0, d - 1}))
+	}},
+	{"a68b268e", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(2, 14), g.unif(2, 4)
+		s := sample(g, allColors, 6)
+		bgc, linc := s[0], s[1]
+		canv := canvas(bgc, h, w)
+		inds := asindices(canv)
+		var ns [4]int
+		for k := range ns {
+			dev := g.unif(0, h*w/2)
+			n := choice(g, []int{dev, h*w - dev})
+			ns[k] = min(max(1, n), h*w-1)
+		}
+		var ofc [4][]pt
+		for k := range ofc {
+			ofc[k] = sample(g, inds, ns[k])
+		}
+		gout := canv
+		for k := range ofc {
+			gout = fill(gout, s[2+k], ofc[k])
+		}
+		gi := canvas(linc, 2*h+1, 2*w+1)
+		at := []pt{{h + 1, w + 1}, {h + 1, 0}, {0, w + 1}, {0, 0}}
+		for k := range ofc {
+			gi = paint(gi, shiftC(asobject(fill(canv, s[2+k], ofc[k])), at[k].i, at[k].j))
+		}
+		return gi, gout
+	}},
+	{"6d0160f0", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 4)
+		h, w := g.unif(2, 5), g.unif(2, 5)
+		nh, nw := h, w
+		bl := sample(g, cols, 2)
+		bgc, linc := bl[0], bl[1]
+		fullh, fullw := h*nh+nh-1, w*nw+nw-1
+		gi := canvas(bgc, fullh, fullw)
+		for i := h; i < fullh; i += h + 1 {
+			gi = fill(gi, linc, hfrontier(pt{i, 0}))
+		}
+		for j := w; j < fullw; j += w + 1 {
+			gi = fill(gi, linc, vfrontier(pt{0, j}))
+		}
+		noccs := g.unif(1, h*w)
+		dense := asindices(canvas(-1, h, w))
+		var sparse []pt
+		for _, p := range dense {
+			sparse = append(sparse, pt{p.i * (h + 1), p.j * (w + 1)})
+		}
+		locs := sample(g, sparse, noccs)
+		trgtl := choice(g, locs)
+		ntrgt := g.unif(1, h*w-1)
+		place := choice(g, dense)
+		ccols := sample(g, cols, g.unif(1, 9))
+		trg := []cell{{4, place}}
+		for _, p := range sample(g, minus(dense, []pt{place}), ntrgt) {
+			trg = append(trg, cell{choice(g, ccols), p})
+		}
+		var keep []cell
+		for _, c := range trg {
+			if c.c != linc {
+				keep = append(keep, c)
+			}
+		}
+		gout := paint(gi, shiftC(keep, place.i*(h+1), place.j*(w+1)))
+		gi = paint(gi, shiftC(trg, trgtl.i, trgtl.j))
+		for _, rl := range locs {
+			if rl == trgtl {
+				continue
+			}
+			tlo := choice(g, ccols)
+			ncells := g.unif(1, h*w-1)
+			pool := ccols
+			if len(ccols) > 1 {
+				pool = without(ccols, tlo)
+			}
+			var obj []cell
+			for _, p := range sample(g, dense, ncells) {
+				obj = append(obj, cell{choice(g, pool), p})
+			}
+			gi = paint(gi, shiftC(obj, rl.i, rl.j))
+		}
+		return gi, gout
+	}},
 }
