@@ -693,4 +693,371 @@ var rearcGens11 = []rearcEntry{
 		}
 		return gi, gout
 	}},
+	{"d0f5fe59", func(g *gen) (Grid, Grid) {
+		// RE-ARC returns an empty output when nothing was placed; draw again
+		// (at most 100 times).
+		for try := 0; ; try++ {
+			h, w := g.unif(10, 30), g.unif(10, 30)
+			nobjs := g.unif(1, min(30, h*w/9))
+			bgc := choice(g, allColors)
+			fgc := choice(g, without(allColors, bgc))
+			nfound := 0
+			gi := canvas(bgc, h, w)
+			inds := newPtSet(asindices(gi))
+			for trials := 0; trials < nobjs*5 && nfound < nobjs; trials++ {
+				oh, ow := g.unif(1, 5), g.unif(1, 5)
+				bx := asindices(canvas(-1, oh, ow))
+				sp := choice(g, bx)
+				dev := g.unif(0, oh*ow/2)
+				ncells := choice(g, []int{dev, oh*ow - dev})
+				ncells = min(max(1, ncells), oh*ow-1)
+				f := newFrontier(bx, dneighbors)
+				f.take(sp)
+				shp := []pt{sp}
+				for range ncells {
+					p := f.pick(g)
+					f.take(p)
+					shp = append(shp, p)
+				}
+				shp = normalize(shp)
+				if inds.len() == 0 {
+					break
+				}
+				loc := choice(g, inds.list())
+				plcd := shift(shp, loc.i, loc.j)
+				if inds.hasAll(plcd) {
+					gi = fill(gi, fgc, plcd)
+					inds.remove(plcd)
+					for _, p := range plcd {
+						inds.remove(neighbors(p))
+					}
+					nfound++
+				}
+			}
+			if nfound > 0 || try == 99 {
+				return gi, fill(canvas(bgc, nfound, nfound), fgc, connect(pt{0, 0}, pt{nfound - 1, nfound - 1}))
+			}
+		}
+	}},
+	{"a1570a43", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(4, 30), g.unif(4, 30)
+		oh, ow := g.unif(3, h), g.unif(3, w)
+		loci, locj := g.randint(0, h-oh), g.randint(0, w-ow)
+		crns := []pt{{loci, locj}, {loci + oh - 1, locj}, {loci, locj + ow - 1}, {loci + oh - 1, locj + ow - 1}}
+		cands := shift(asindices(canvas(-1, oh-2, ow-2)), loci+1, locj+1)
+		bd := sample(g, allColors, 2)
+		bgc, dotc := bd[0], bd[1]
+		ccols := sample(g, without(allColors, bgc, dotc), g.unif(1, 8))
+		gipro := fill(canvas(bgc, h, w), dotc, crns)
+		sp := choice(g, cands)
+		f := newFrontier(cands, neighbors)
+		f.take(sp)
+		obj := []pt{sp}
+		ncells := g.unif(oh+ow-5, max(oh+ow-5, (oh-2)*(ow-2)/2))
+		for range ncells - 1 {
+			p := f.pick(g)
+			f.take(p)
+			obj = append(obj, p)
+		}
+		full := func() bool {
+			ul, lr := bounds(obj)
+			return lr.i-ul.i+1 == oh-2 && lr.j-ul.j+1 == ow-2
+		}
+		for !full() && len(f.cands) > 0 {
+			p := f.pick(g)
+			f.take(p)
+			obj = append(obj, p)
+		}
+		cobj := withColors(obj, ccols, g)
+		gout := paint(gipro, cobj)
+		nperts := g.unif(1, max(h, w))
+		corner := map[pt]bool{}
+		for _, c := range crns {
+			corner[c] = true
+		}
+		ps := toindices(cobj)
+		di, dj := 0, 0
+		for k := 0; (di == 0 && dj == 0) || k < nperts; k++ {
+			if k >= nperts+1000 {
+				break
+			}
+			var opts []pt
+			for _, d := range neighbors(pt{0, 0}) {
+				ok := true
+				for _, p := range ps {
+					q := pt{p.i + di + d.i, p.j + dj + d.j}
+					if corner[q] || q.i < 0 || q.i >= h || q.j < 0 || q.j >= w {
+						ok = false
+						break
+					}
+				}
+				if ok {
+					opts = append(opts, d)
+				}
+			}
+			if len(opts) == 0 {
+				break
+			}
+			d := choice(g, opts)
+			di, dj = di+d.i, dj+d.j
+		}
+		return paint(gipro, shiftC(cobj, di, dj)), gout
+	}},
+	{"c0f76784", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 6, 7, 8)
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, cols)
+		rem := without(cols, bgc)
+		ccols := sample(g, rem, g.unif(1, len(rem)))
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		num := g.unif(1, h*w/20)
+		indss := newPtSet(asindices(gi))
+		for tr, succ := 0, 0; succ < num && tr <= 4*num; tr++ {
+			if indss.len() == 0 {
+				break
+			}
+			oh := choice(g, []int{3, 4, 5})
+			ow := oh
+			var subs []pt
+			for _, p := range indss.list() {
+				if p.i < h-oh && p.j < w-ow {
+					subs = append(subs, p)
+				}
+			}
+			if len(subs) == 0 {
+				continue
+			}
+			l := choice(g, subs)
+			bd := backdrop(l, pt{l.i + oh - 1, l.j + ow - 1})
+			col := choice(g, ccols)
+			if indss.hasAll(bd) {
+				gi, gout = fill(gi, col, bd), fill(gout, col, bd)
+				bdx := backdrop(pt{l.i + 1, l.j + 1}, pt{l.i + oh - 2, l.j + ow - 2})
+				gi, gout = fill(gi, bgc, bdx), fill(gout, oh+3, bdx)
+				succ++
+				indss.remove(bd)
+				indss.remove(outbox(l, pt{l.i + oh - 1, l.j + ow - 1}))
+			}
+		}
+		return gi, gout
+	}},
+	{"f9012d9b", func(g *gen) (Grid, Grid) {
+		cols := interval(1, 10)
+		hp, wp := g.unif(2, 10), g.unif(2, 10)
+		srco := canvas(0, hp, wp)
+		ccols := sample(g, cols, g.unif(1, 9))
+		srco = paint(srco, withColors(asindices(srco), ccols, g))
+		gi := srco
+		numhp, numwp := g.unif(3, 30/hp), g.unif(3, 30/wp)
+		for range numhp - 1 {
+			gi = vconcat(gi, srco)
+		}
+		srco = gi
+		for range numwp - 1 {
+			gi = hconcat(gi, srco)
+		}
+		gi = gi[:len(gi)-g.randint(0, hp)]
+		gi = dmirror(gi)
+		gi = dmirror(gi[:len(gi)-g.randint(0, wp)])
+		h, w := dims(gi)
+		sgh, sgw := g.unif(1, h-hp-1), g.unif(1, w-wp-1)
+		loci, locj := g.randint(0, h-sgh), g.randint(0, w-sgw)
+		bd := backdrop(pt{loci, locj}, pt{loci + sgh - 1, locj + sgw - 1})
+		gout := subgrid(bd, gi)
+		gi = fill(gi, 0, bd)
+		mf := choice(g, []transform{identity, rot90, rot180, rot270, dmirror, vmirror, hmirror, cmirror})
+		return mf(gi), mf(gout)
+	}},
+	{"444801d8", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		nobjs := g.unif(1, h*w/25)
+		bgc := choice(g, allColors)
+		ccols := sample(g, without(allColors, bgc), g.unif(2, 9))
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		inds := newPtSet(asindices(gi))
+		for succ, tr := 0, 0; succ < nobjs && tr < 5*nobjs; {
+			tr++
+			oh, ow := g.randint(4, 6), 5
+			bx := minus(box([]pt{{1, 0}, {oh - 1, 4}}), []pt{{1, 2}})
+			bx = dedup(bx)
+			fullobj := backdrop(pt{0, 0}, pt{oh - 1, 4})
+			cands := minus(backdrop(pt{1, 0}, pt{oh - 1, 4}), bx)
+			dot := choice(g, cands)
+			dc := sample(g, ccols, 2)
+			dcol, bxcol := dc[0], dc[1]
+			inobj := append(recolor(bxcol, bx), cell{dcol, dot})
+			outobj := append(recolor(bxcol, bx), recolor(dcol, minus(fullobj, bx))...)
+			if choice(g, []bool{true, false}) {
+				for k := range inobj {
+					inobj[k].p.i = oh - 1 - inobj[k].p.i
+				}
+				for k := range outobj {
+					outobj[k].p.i = oh - 1 - outobj[k].p.i
+				}
+			}
+			var locs []pt
+			for _, p := range inds.list() {
+				if p.i <= h-oh && p.j <= w-ow {
+					locs = append(locs, p)
+				}
+			}
+			if len(locs) == 0 {
+				continue
+			}
+			loc := choice(g, locs)
+			outplcd := shiftC(outobj, loc.i, loc.j)
+			outi := toindices(outplcd)
+			if inds.hasAll(outi) {
+				succ++
+				inplcd := shiftC(inobj, loc.i, loc.j)
+				ul, lr := bounds(toindices(inplcd))
+				inds.remove(outi)
+				inds.remove(outbox(ul, lr))
+				gi, gout = paint(gi, inplcd), paint(gout, outplcd)
+			}
+		}
+		return gi, gout
+	}},
+	{"1f876c06", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(5, 30), g.unif(5, 30)
+		nlns := g.unif(1, min(min(h, w), 9))
+		bgc := choice(g, allColors)
+		ccols := sample(g, without(allColors, bgc), nlns)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		inds := newPtSet(asindices(gi))
+		direcs := []pt{{-1, -1}, {-1, 1}, {1, -1}, {1, 1}}
+		for succ, tr := 0, 0; succ < nlns && tr < 10*nlns; {
+			tr++
+			if inds.len() == 0 {
+				break
+			}
+			loc := choice(g, inds.list())
+			var lns [][]pt
+			for _, d := range direcs {
+				ln := []pt{loc}
+				for ofs := 1; ; ofs++ {
+					nx := pt{loc.i + ofs*d.i, loc.j + ofs*d.j}
+					if !inds.has(nx) {
+						break
+					}
+					ln = append(ln, nx)
+				}
+				if len(ln) > 2 {
+					lns = append(lns, ln)
+				}
+			}
+			if len(lns) > 0 {
+				succ++
+				slices.SortStableFunc(lns, func(a, b []pt) int { return len(a) - len(b) })
+				ln := lns[g.unif(0, len(lns)-1)]
+				col := ccols[0]
+				ccols = ccols[1:]
+				gi = fill(gi, col, []pt{ln[0], ln[len(ln)-1]})
+				gout = fill(gout, col, ln)
+				inds.remove(ln)
+			}
+		}
+		return gi, gout
+	}},
+	{"363442ee", func(g *gen) (Grid, Grid) {
+		h, w := 2*g.unif(1, 3)+1, 2*g.unif(1, 3)+1
+		nremh, nremw := g.unif(2, 30/h), g.unif(2, (30-w-1)/w)
+		rsh, rsw := nremh*h, nremw*w
+		bgc := choice(g, allColors)
+		rem := without(allColors, bgc)
+		barcol := choice(g, rem)
+		rem = without(rem, barcol)
+		rsi, rso := canvas(bgc, rsh, rsw), canvas(bgc, rsh, rsw)
+		ls := canvas(bgc, (nremh-1)*h, w)
+		ulc := canvas(bgc, h, w)
+		bar := canvas(barcol, nremh*h, 1)
+		var dotcands []pt
+		for i := 0; i < rsh; i += h {
+			for j := 0; j < rsw; j += w {
+				dotcands = append(dotcands, pt{i, j})
+			}
+		}
+		dotcol := choice(g, rem)
+		dev := g.unif(1, len(dotcands)/2)
+		ndots := choice(g, []int{dev, len(dotcands) - dev})
+		ndots = min(max(1, ndots), len(dotcands))
+		dots := sample(g, dotcands, ndots)
+		full := sample(g, rem, g.unif(1, 8))
+		for _, p := range asindices(ulc) {
+			ulc[p.i][p.j] = choice(g, full)
+		}
+		ulco := asobject(ulc)
+		for _, d := range dots {
+			rsi = fill(rsi, dotcol, []pt{{h/2 + d.i, w/2 + d.j}})
+			rso = paint(rso, shiftC(ulco, d.i, d.j))
+		}
+		left := hconcat(vconcat(ulc, ls), bar)
+		gi, gout := hconcat(left, rsi), hconcat(left, rso)
+		mfs := []transform{identity, dmirror, cmirror, vmirror, hmirror, rot90, rot180, rot270}
+		for _, fn := range sample(g, mfs, choice(g, []int{1, 2})) {
+			gi, gout = fn(gi), fn(gout)
+		}
+		return gi, gout
+	}},
+	{"ae3edfdc", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 1, 2, 3, 7)
+		h, w := g.unif(8, 30), g.unif(8, 30)
+		bgc := choice(g, cols)
+		gout := canvas(bgc, h, w)
+		rd := pt{g.randint(1, h-2), g.randint(1, w-2)}
+		var reminds []pt
+		for _, p := range minus(asindices(gout), append(neighbors(rd), rd)) {
+			if p.i >= 1 && p.i <= h-2 && p.j >= 1 && p.j <= w-2 {
+				reminds = append(reminds, p)
+			}
+		}
+		bd := choice(g, reminds)
+		gout = fill(fill(gout, 2, []pt{rd}), 1, []pt{bd})
+		gd := sample(g, neighbors(rd), g.unif(1, 8))
+		od := sample(g, neighbors(bd), g.unif(1, 8))
+		gout = fill(fill(gout, 3, gd), 7, od)
+		type ray struct {
+			loc, d pt
+			col    int
+		}
+		sign := func(x int) int { return min(max(x, -1), 1) }
+		var mpr []ray
+		at := map[pt]int{}
+		put := func(r ray) {
+			if k, ok := at[r.loc]; ok {
+				mpr[k] = r
+				return
+			}
+			at[r.loc] = len(mpr)
+			mpr = append(mpr, r)
+		}
+		for _, d := range gd {
+			put(ray{d, pt{sign(d.i - rd.i), sign(d.j - rd.j)}, 3})
+		}
+		for _, d := range od {
+			put(ray{d, pt{sign(d.i - bd.i), sign(d.j - bd.j)}, 7})
+		}
+		ub := (len(gd) + len(od)) * ((h + w) / 5)
+		ndist := g.unif(1, ub)
+		gi := copyGrid(gout)
+		for range ndist {
+			var opts []int
+			for k, r := range mpr {
+				n := pt{r.loc.i + r.d.i, r.loc.j + r.d.j}
+				if n.i >= 0 && n.i < h && n.j >= 0 && n.j < w && gi[n.i][n.j] == bgc {
+					opts = append(opts, k)
+				}
+			}
+			if len(opts) == 0 {
+				break
+			}
+			k := choice(g, opts)
+			r := mpr[k]
+			n := pt{r.loc.i + r.d.i, r.loc.j + r.d.j}
+			gi[r.loc.i][r.loc.j] = bgc
+			gi[n.i][n.j] = r.col
+			mpr[k].loc = n
+		}
+		return gi, gout
+	}},
 }
