@@ -255,3 +255,29 @@ func paintFg(g, src Grid) Grid {
 	}
 	return out
 }
+
+// occurrences are the places where the object matches the grid: the
+// offsets at which every cell of obj lies inside g with its colour.
+func occurrences(g Grid, obj []cell) []pt {
+	if len(obj) == 0 {
+		return nil
+	}
+	h, w := dims(g)
+	ul, lr := bounds(toindices(obj))
+	var out []pt
+	for i := -ul.i; i+lr.i < h; i++ {
+		for j := -ul.j; j+lr.j < w; j++ {
+			ok := true
+			for _, c := range obj {
+				if g[c.p.i+i][c.p.j+j] != c.c {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				out = append(out, pt{i, j})
+			}
+		}
+	}
+	return out
+}

@@ -1060,4 +1060,226 @@ var rearcGens11 = []rearcEntry{
 		}
 		return gi, gout
 	}},
+	{"06df4c85", func(g *gen) (Grid, Grid) {
+		oh, ow := g.unif(1, 4), g.unif(1, 4)
+		numh, numw := g.unif(3, 31/(oh+1)), g.unif(3, 31/(ow+1))
+		bl := sample(g, allColors, 2)
+		bgc, linc := bl[0], bl[1]
+		ccols := sample(g, without(allColors, bgc, linc), g.unif(1, min(8, numh*numh/3)))
+		fullh, fullw := numh*oh+numh-1, numw*ow+numw-1
+		gi := canvas(linc, fullh, fullw)
+		sinds := asindices(canvas(-1, oh, ow))
+		for a := range numh {
+			for b := range numw {
+				gi = fill(gi, bgc, shift(sinds, a*(oh+1), b*(ow+1)))
+			}
+		}
+		gout := gi
+		for _, col := range ccols {
+			inds := newPtSet(occurrences(gout, recolor(bgc, sinds)))
+			if inds.len() == 0 {
+				break
+			}
+			loc := choice(g, inds.list())
+			narms := g.randint(1, 4)
+			for _, d := range sample(g, dneighbors(pt{0, 0}), narms) {
+				var arm []pt
+				for k := 1; k < max(numh, numw); k++ {
+					nx := pt{loc.i + k*d.i*(oh+1), loc.j + k*d.j*(ow+1)}
+					if !inds.has(nx) {
+						break
+					}
+					arm = append(arm, nx)
+				}
+				if len(arm) < 2 {
+					continue
+				}
+				aidx := g.unif(1, len(arm)-1)
+				gi = fill(gi, col, shift(sinds, arm[aidx].i, arm[aidx].j))
+				for _, a := range arm[:aidx+1] {
+					gout = fill(gout, col, shift(sinds, a.i, a.j))
+				}
+			}
+			gi = fill(gi, col, shift(sinds, loc.i, loc.j))
+			gout = fill(gout, col, shift(sinds, loc.i, loc.j))
+		}
+		return gi, gout
+	}},
+	{"1a07d186", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(8, 30), g.unif(8, 30)
+		bgc := choice(g, allColors)
+		rem := without(allColors, bgc)
+		nlines := g.unif(1, w/5)
+		linecols := sample(g, rem, nlines)
+		rem = without(rem, linecols...)
+		nnoise := g.unif(0, len(rem))
+		noisecols := sample(g, rem, nnoise)
+		locopts := interval(0, w)
+		var locs []int
+		for range nlines {
+			if len(locopts) == 0 {
+				break
+			}
+			loc := choice(g, locopts)
+			locopts = without(locopts, interval(loc-2, loc+3)...)
+			locs = append(locs, loc)
+		}
+		slices.Sort(locs)
+		nlines = len(locs)
+		linecols = linecols[:nlines]
+		gi := canvas(bgc, h, w)
+		for k, loc := range locs {
+			gi = fill(gi, linecols[k], connect(pt{0, loc}, pt{h - 1, loc}))
+		}
+		gout := gi
+		dotlocopts := without(interval(0, w), locs...)
+		allc := append(append([]int(nil), linecols...), noisecols...)
+		for _, ii := range sample(g, interval(0, h), g.unif(1, h)) {
+			ndots := g.unif(1, min(nlines+nnoise, (w-nlines)/2-1))
+			dotlocs := sample(g, dotlocopts, ndots)
+			dotcols := sample(g, allc, ndots)
+			for k, j := range dotlocs {
+				col := dotcols[k]
+				gi = fill(gi, col, []pt{{ii, j}})
+				if idx := slices.Index(linecols, col); idx >= 0 {
+					lj := locs[idx]
+					if j > lj {
+						gout = fill(gout, col, []pt{{ii, lj + 1}})
+					} else {
+						gout = fill(gout, col, []pt{{ii, lj - 1}})
+					}
+				}
+			}
+		}
+		if choice(g, []bool{true, false}) {
+			return dmirror(gi), dmirror(gout)
+		}
+		return gi, gout
+	}},
+	{"484b58aa", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		hp, wp := g.unif(2, h/2-1), g.unif(2, w/2-1)
+		pinds := asindices(canvas(-1, hp, wp))
+		noisec := choice(g, allColors)
+		ccols := sample(g, without(allColors, noisec), g.unif(2, 9))
+		pobj := withColors(pinds, ccols, g)
+		gout := canvas(-1, h, w)
+		var locs []pt
+		ofs := g.randint(1, hp-1)
+		for a := range 2 * (h/hp + 1) {
+			for b := range w/wp + 1 {
+				l := pt{hp*a - ofs*b, wp * b}
+				locs = append(locs, l)
+				gout = paint(gout, shiftC(pobj, l.i, l.j))
+			}
+		}
+		numpatches := g.unif(1, h*w/20)
+		gi := gout
+		intact := func(gr Grid) bool {
+			for _, l := range locs {
+				if l.i < 0 || l.j < 0 || l.i+hp > h || l.j+wp > w {
+					continue
+				}
+				ok := true
+				for _, c := range pobj {
+					if gr[l.i+c.p.i][l.j+c.p.j] != c.c {
+						ok = false
+						break
+					}
+				}
+				if ok {
+					return true
+				}
+			}
+			return false
+		}
+		clean := func(gr Grid) int {
+			n := 0
+			for _, row := range gr {
+				if !contains(row, noisec) {
+					n++
+				}
+			}
+			return n
+		}
+		for succ, tr := 0, 0; succ < numpatches && tr < 5*numpatches; {
+			tr++
+			ph, pw := g.randint(2, 6), g.randint(2, 6)
+			loci, locj := g.randint(0, h-ph), g.randint(0, w-pw)
+			gi2 := fill(gi, noisec, backdrop(pt{loci, locj}, pt{loci + ph - 1, locj + pw - 1}))
+			if intact(gi2) && clean(gi2) >= 2 && clean(dmirror(gi2)) >= 2 {
+				succ++
+				gi = gi2
+			}
+		}
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"6e82a1ae", func(g *gen) (Grid, Grid) {
+		b := [][]pt{{{0, 0}, {0, 1}}, {{0, 0}, {1, 0}}}
+		c := [][]pt{
+			{{0, 0}, {1, 0}, {1, 1}},
+			{{0, 0}, {1, 0}, {0, 1}},
+			{{1, 1}, {1, 0}, {0, 1}},
+			{{1, 1}, {0, 0}, {0, 1}},
+			{{1, 0}, {0, 0}, {2, 0}},
+			{{0, 1}, {0, 0}, {0, 2}},
+		}
+		var d [][]pt
+		seen := map[[4]pt]bool{}
+		for range 100 {
+			shp := []pt{{0, 0}}
+			for range 3 {
+				var cands []pt
+				for _, p := range shp {
+					cands = append(cands, dneighbors(p)...)
+				}
+				shp = append(shp, choice(g, minus(dedup(cands), shp)))
+			}
+			shp = normalize(shp)
+			slices.SortFunc(shp, func(x, y pt) int {
+				if x.i != y.i {
+					return x.i - y.i
+				}
+				return x.j - y.j
+			})
+			key := [4]pt(shp)
+			if !seen[key] {
+				seen[key] = true
+				d = append(d, shp)
+			}
+		}
+		type pr struct {
+			objs [][]pt
+			col  int
+		}
+		prs := []pr{{b, 3}, {c, 2}, {d, 1}}
+		cols := without(allColors, 1, 2, 3)
+		h, w := g.unif(5, 30), g.unif(5, 30)
+		bgc := choice(g, cols)
+		fgc := choice(g, without(cols, bgc))
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		reminds := newPtSet(asindices(gi))
+		nobjs := g.unif(1, h*w/2/3)
+		for range nobjs {
+			p := choice(g, prs)
+			obj := choice(g, p.objs)
+			for range 10 {
+				if reminds.len() == 0 {
+					break
+				}
+				loc := choice(g, reminds.list())
+				plcd := shift(obj, loc.i, loc.j)
+				if reminds.hasAll(plcd) {
+					gi, gout = fill(gi, fgc, plcd), fill(gout, p.col, plcd)
+					reminds.remove(plcd)
+					for _, q := range plcd {
+						reminds.remove(dneighbors(q))
+					}
+					break
+				}
+			}
+		}
+		return gi, gout
+	}},
 }
