@@ -1,5 +1,7 @@
 package arc
 
+import "math"
+
 // DSL helpers for the eleventh batch of ported generators (rearc_gens11.go),
 // named as RE-ARC's dsl.py names them.
 
@@ -257,18 +259,20 @@ func paintFg(g, src Grid) Grid {
 }
 
 // occurrences are the places where the object matches the grid: the
-// offsets at which every cell of obj lies inside g with its colour.
+// positions of the normalised object's corner at which every cell lies
+// inside g with its colour.
 func occurrences(g Grid, obj []cell) []pt {
 	if len(obj) == 0 {
 		return nil
 	}
 	h, w := dims(g)
 	ul, lr := bounds(toindices(obj))
+	norm := shiftC(obj, -ul.i, -ul.j)
 	var out []pt
-	for i := -ul.i; i+lr.i < h; i++ {
-		for j := -ul.j; j+lr.j < w; j++ {
+	for i := 0; i+lr.i-ul.i < h; i++ {
+		for j := 0; j+lr.j-ul.j < w; j++ {
 			ok := true
-			for _, c := range obj {
+			for _, c := range norm {
 				if g[c.p.i+i][c.p.j+j] != c.c {
 					ok = false
 					break
@@ -280,4 +284,13 @@ func occurrences(g Grid, obj []cell) []pt {
 		}
 	}
 	return out
+}
+
+// uniff is unifint with a float upper bound, as RE-ARC sometimes calls
+// it (h*w / k): the result is a float, b itself when the rounding
+// exceeds it.
+func (g *gen) uniff(a, b float64) float64 {
+	d := g.lb + (g.ub-g.lb)*g.rng.Float64()
+	x := math.RoundToEven(a + (b-a)*d)
+	return math.Min(math.Max(a, x), b)
 }

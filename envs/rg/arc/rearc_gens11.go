@@ -1282,4 +1282,425 @@ var rearcGens11 = []rearcEntry{
 		}
 		return gi, gout
 	}},
+	{"4938f0c2", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 31), g.unif(10, 31)
+		oh, ow := g.unif(2, (h-3)/2), g.unif(2, (w-3)/2)
+		bgc := choice(g, allColors)
+		rem := without(allColors, bgc)
+		cc := choice(g, rem)
+		objc := choice(g, without(rem, cc))
+		sg := canvas(bgc, oh, ow)
+		locc := pt{oh - 1, ow - 1}
+		sg = fill(sg, cc, []pt{locc})
+		reminds := minus(asindices(sg), []pt{locc})
+		hi := max(1, int(2.0/3.0*float64(oh)*float64(ow)))
+		ncells := g.unif(1, hi)
+		cells := sample(g, reminds, ncells)
+		is2x2 := func() bool {
+			ul, lr := bounds(cells)
+			return lr.i-ul.i == 1 && lr.j-ul.j == 1
+		}
+		for try := 0; ncells == 4 && is2x2() && try < 1000; try++ {
+			ncells = g.unif(1, hi)
+			cells = sample(g, reminds, ncells)
+		}
+		sg = fill(sg, objc, cells)
+		vbar, hbar := canvas(bgc, oh, 1), canvas(bgc, 1, ow)
+		topg := hconcat(hconcat(sg, vbar), vmirror(sg))
+		botg := hconcat(hconcat(hmirror(sg), vbar), vmirror(hmirror(sg)))
+		ggm := hconcat(hconcat(hbar, canvas(cc, 1, 1)), hbar)
+		gg := vconcat(vconcat(topg, ggm), botg)
+		canv := canvas(bgc, h, w)
+		loci, locj := g.randint(0, h-2*oh-1), g.randint(0, w-2*ow-1)
+		gout := paint(canv, shiftC(asobject(gg), loci, locj))
+		gi := paint(canv, shiftC(asobject(sg), loci, locj))
+		gi = fill(gi, cc, ofcolor(gout, cc))
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		gi, gout = rot(gi), rot(gout)
+		cp := center(ofcolor(gi, cc))
+		cut := func(gr Grid) Grid {
+			var out Grid
+			for i, row := range gr {
+				if i != cp.i {
+					out = append(out, slices.Delete(slices.Clone(row), cp.j, cp.j+1))
+				}
+			}
+			return out
+		}
+		return cut(gi), cut(gout)
+	}},
+	{"543a7ed5", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 3, 4)
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, cols)
+		ccols := sample(g, without(cols, bgc), g.unif(1, 7))
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		num := g.unif(1, h*w/25)
+		indss := newPtSet(asindices(gi))
+		for tr, succ := 0, 0; succ < num && tr <= 4*num; tr++ {
+			if indss.len() == 0 {
+				break
+			}
+			oh, ow := g.randint(4, 8), g.randint(4, 8)
+			var subs []pt
+			for _, p := range indss.list() {
+				if p.i < h-oh && p.j < w-ow {
+					subs = append(subs, p)
+				}
+			}
+			if len(subs) == 0 {
+				continue
+			}
+			l := choice(g, subs)
+			lr := pt{l.i + oh - 1, l.j + ow - 1}
+			bd := backdrop(l, lr)
+			col := choice(g, ccols)
+			if indss.hasAll(bd) {
+				ul2, lr2 := pt{l.i + 1, l.j + 1}, pt{lr.i - 1, lr.j - 1}
+				bdibd := backdrop(ul2, lr2)
+				gout = fill(fill(gout, col, bdibd), 3, box(bd))
+				gi = fill(gi, col, bdibd)
+				if oh > 5 && ow > 5 && g.randint(1, 10) != 1 {
+					aa := g.randint(ul2.i+1, lr2.i-1)
+					aa = g.randint(ul2.i+1, aa)
+					bb := g.randint(ul2.j+1, lr2.j-1)
+					bb = g.randint(ul2.j+1, bb)
+					cc := g.randint(aa, lr2.i-1)
+					dd := g.randint(bb, lr2.j-1)
+					cc = g.randint(cc, lr2.i-1)
+					dd = g.randint(dd, lr2.j-1)
+					ins := backdrop(pt{aa, bb}, pt{cc, dd})
+					gout, gi = fill(gout, 4, ins), fill(gi, bgc, ins)
+				}
+				succ++
+				indss.remove(bd)
+			}
+		}
+		return gi, gout
+	}},
+	{"8efcae92", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		s := sample(g, allColors, 3)
+		bgc, sqc, dotc := s[0], s[1], s[2]
+		num := g.unif(1, h*w/25)
+		gi := canvas(bgc, h, w)
+		var gout Grid
+		inds := newPtSet(asindices(gi))
+		oho, owo, numdots := -1, -1, 0
+		for succ, tr := 0, 0; succ < num && tr < 4*num; {
+			var oh, ow int
+			if oho < 0 {
+				oh, ow = g.randint(2, h-1), g.randint(2, w-1)
+				oho, owo = oh, ow
+			} else {
+				ohd := min(oho, h-1-oho) - g.unif(0, min(oho, h-1-oho))
+				owd := min(owo, w-1-owo) - g.unif(0, min(owo, w-1-owo))
+				oh = choice(g, []int{oho - ohd, oho + ohd})
+				ow = choice(g, []int{owo - owd, owo + owd})
+				oh, ow = min(max(2, oh), h-1), min(max(2, ow), w-1)
+			}
+			mini := asindices(canvas(sqc, oh, ow))
+			var cands []pt
+			for _, p := range inds.list() {
+				if p.i <= h-oh && p.j <= w-ow {
+					cands = append(cands, p)
+				}
+			}
+			tr++
+			if len(cands) == 0 {
+				continue
+			}
+			loc := choice(g, cands)
+			if !inds.hasAll(shift(mini, loc.i, loc.j)) {
+				continue
+			}
+			succ++
+			var nd int
+			if gout == nil {
+				numdots = g.unif(1, oh*ow/2-1)
+				nd = numdots
+			} else {
+				nd = g.unif(0, min(oh*ow/2-1, numdots-1))
+			}
+			minig := fill(canvas(sqc, oh, ow), dotc, sample(g, mini, nd))
+			if gout == nil {
+				gout = minig
+			}
+			plcd := shiftC(asobject(minig), loc.i, loc.j)
+			gi = paint(gi, plcd)
+			pi := toindices(plcd)
+			inds.remove(pi)
+			for _, p := range pi {
+				inds.remove(dneighbors(p))
+			}
+		}
+		return gi, gout
+	}},
+	{"b230c067", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 1, 2)
+		var gi, gout Grid
+		for range 100 {
+			h, w := g.unif(10, 30), g.unif(10, 30)
+			oh, ow := g.unif(2, h/3-1), g.unif(2, w/3-1)
+			numcd := g.unif(0, oh*ow/2)
+			numc := choice(g, []int{numcd, oh*ow - numcd})
+			numca := min(max(2, numc), oh*ow-2)
+			bnds := asindices(canvas(-1, oh, ow))
+			sp := choice(g, bnds)
+			shp := normalize(grow(g, bnds, []pt{sp}, numca))
+			mxnch := oh*ow - len(shp)
+			nch := mxnch - g.unif(1, mxnch)
+			nch = min(max(1, nch), mxnch)
+			shpa := shp
+			shpb := grow(g, bnds, slices.Clone(shp), nch)
+			if choice(g, []bool{true, false}) {
+				shpa, shpb = shpb, shpa
+			}
+			bf := sample(g, cols, 2)
+			bgc, fgc := bf[0], bf[1]
+			c := canvas(bgc, h, w)
+			_, alr := bounds(shpa)
+			_, blr := bounds(shpb)
+			var acands []pt
+			for _, p := range asindices(c) {
+				if p.i <= h-alr.i-1 && p.j <= w-alr.j-1 {
+					acands = append(acands, p)
+				}
+			}
+			aloc := choice(g, acands)
+			aplcd := shift(shpa, aloc.i, aloc.j)
+			gi, gout = fill(c, fgc, aplcd), fill(c, 2, aplcd)
+			all := newPtSet(asindices(c))
+			all.remove(aplcd)
+			for _, p := range aplcd {
+				all.remove(neighbors(p))
+			}
+			var keep []pt
+			for _, p := range all.list() {
+				if p.i <= h-blr.i-1 && p.j <= w-blr.j-1 {
+					keep = append(keep, p)
+				}
+			}
+			inds := newPtSet(keep)
+			succ := 0
+			for tr := 0; succ < 2 && tr <= 10; tr++ {
+				if inds.len() == 0 {
+					break
+				}
+				loc := choice(g, inds.list())
+				pb := shift(shpb, loc.i, loc.j)
+				if inds.hasAll(pb) {
+					gi, gout = fill(gi, fgc, pb), fill(gout, 1, pb)
+					succ++
+					inds.remove(pb)
+					for _, p := range pb {
+						inds.remove(neighbors(p))
+					}
+				}
+			}
+			if succ == 2 {
+				break
+			}
+		}
+		return gi, gout
+	}},
+	{"b527c5c6", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(8, 30), g.unif(8, 30)
+		bgc := choice(g, allColors)
+		ccols := sample(g, without(allColors, bgc), g.unif(2, 9))
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		inds := newPtSet(asindices(gi))
+		noccs := g.unif(1, 10)
+		for succ, tr := 0, 0; succ < noccs && tr < 10*noccs; {
+			tr++
+			d1 := g.randint(3, g.randint(3, min(h, w)/2-1))
+			d2 := g.randint(d1*2+1, g.randint(d1*2+1, min(h, w)-1))
+			od := sample(g, []int{d1, d2}, 2)
+			oh, ow := od[0], od[1]
+			var cands []pt
+			for _, p := range inds.list() {
+				if 1 <= p.i && p.i <= h-oh-1 && 1 <= p.j && p.j <= w-ow-1 {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			l := choice(g, cands)
+			bd := backdrop(l, pt{l.i + oh - 1, l.j + ow - 1})
+			lrflag := ow < oh
+			var dc1, dc2 []pt
+			if lrflag {
+				dc1 = connect(pt{l.i + ow - 1, l.j}, pt{l.i + oh - ow, l.j})
+				dc2 = shift(dc1, 0, ow-1)
+			} else {
+				dc1 = connect(pt{l.i, l.j + oh - 1}, pt{l.i, l.j + ow - oh})
+				dc2 = shift(dc1, oh-1, 0)
+			}
+			loc := choice(g, append(slices.Clone(dc1), dc2...))
+			sgn := 1
+			if slices.Contains(dc1, loc) {
+				sgn = -1
+			}
+			var d pt
+			if lrflag {
+				d = pt{0, sgn}
+			} else {
+				d = pt{sgn, 0}
+			}
+			ln := shoot(loc, d.i, d.j)
+			m := min(oh, ow) - 1
+			ul, lr := bounds(ln)
+			shell := minus(backdrop(pt{ul.i - m, ul.j - m}, pt{lr.i + m, lr.j + m}), ln)
+			sd := sample(g, ccols, 2)
+			sqc, dotc := sd[0], sd[1]
+			giobj := append(recolor(sqc, minus(bd, []pt{loc})), cell{dotc, loc})
+			var goobj []cell
+			for _, p := range minus(dedup(append(slices.Clone(bd), shell...)), ln) {
+				goobj = append(goobj, cell{sqc, p})
+			}
+			goobj = append(goobj, recolor(dotc, ln)...)
+			var kept []cell
+			for _, c := range goobj {
+				if c.p.i >= 0 && c.p.i < h && c.p.j >= 0 && c.p.j < w {
+					kept = append(kept, c)
+				}
+			}
+			gi2 := toindices(kept)
+			if inds.hasAll(gi2) {
+				succ++
+				inds.remove(gi2)
+				for _, p := range bd {
+					inds.remove(dneighbors(p))
+				}
+				gi, gout = paint(gi, giobj), paint(gout, kept)
+			}
+		}
+		return gi, gout
+	}},
+	{"447fd412", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(12, 30), g.unif(12, 30)
+		s := sample(g, allColors, 3)
+		bgc, indic, mainc := s[0], s[1], s[2]
+		oh, ow := g.unif(1, 4), g.unif(1, 4)
+		if oh*ow < 3 {
+			if choice(g, []bool{true, false}) {
+				oh = g.unif(3, 4)
+			} else {
+				ow = g.unif(3, 4)
+			}
+		}
+		bnds := asindices(canvas(-1, oh, ow))
+		ncells := g.unif(3, oh*ow)
+		shp := normalize(grow(g, bnds, []pt{choice(g, bnds)}, ncells-1))
+		_, lr := bounds(shp)
+		oh, ow = lr.i+1, lr.j+1
+		kk := len(shp)
+		hi := kk/2 - 1
+		if kk%2 == 1 {
+			hi = kk / 2
+		}
+		indicobj := sample(g, shp, g.randint(1, hi))
+		obj := append(recolor(indic, indicobj), recolor(mainc, minus(shp, indicobj))...)
+		loci, locj := g.randint(0, h-oh), g.randint(0, w-ow)
+		plcd := shiftC(obj, loci, locj)
+		gi, gout := paint(canvas(bgc, h, w), plcd), paint(canvas(bgc, h, w), plcd)
+		inds := newPtSet(ofcolor(gi, bgc))
+		for _, p := range toindices(plcd) {
+			inds.remove(neighbors(p))
+		}
+		noccs := g.unif(1, max(1, h*w/(4*len(plcd))))
+		for succ, tr := 0, 0; succ < noccs && tr < 5*noccs; {
+			tr++
+			fac := g.randint(1, min(5, min(h, w)/max(oh, ow)-1))
+			var outobj, inobj []cell
+			for _, c := range obj {
+				for io := range fac {
+					for jo := range fac {
+						outobj = append(outobj, cell{c.c, pt{c.p.i*fac + io, c.p.j*fac + jo}})
+					}
+				}
+			}
+			for _, c := range outobj {
+				if c.c == indic {
+					inobj = append(inobj, c)
+				}
+			}
+			_, olr := bounds(toindices(outobj))
+			hh, ww := olr.i+1, olr.j+1
+			var cands []pt
+			for _, p := range inds.list() {
+				if p.i <= h-hh && p.j <= w-ww {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			loc := choice(g, cands)
+			inp, outp := shiftC(inobj, loc.i, loc.j), shiftC(outobj, loc.i, loc.j)
+			outi := toindices(outp)
+			if inds.hasAll(outi) {
+				succ++
+				inds.remove(outi)
+				for _, p := range toindices(inp) {
+					inds.remove(neighbors(p))
+				}
+				gi, gout = paint(gi, inp), paint(gout, outp)
+			}
+		}
+		return gi, gout
+	}},
+	{"a48eeaf7", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(8, 30), g.unif(8, 30)
+		ih, iw := g.unif(2, h/2), g.unif(2, w/2)
+		loci, locj := g.randint(2, h-ih-2), g.randint(2, w-iw-2)
+		s := sample(g, allColors, 3)
+		bgc, sqc, dotc := s[0], s[1], s[2]
+		sq := backdrop(pt{loci, locj}, pt{loci + ih - 1, locj + iw - 1})
+		var src, dst []pt
+		for x := loci; x < loci+ih; x++ {
+			dst = append(dst, pt{x, locj - 1})
+			src = append(src, pt{x, g.randint(0, locj-2)})
+		}
+		for x := loci; x < loci+ih; x++ {
+			dst = append(dst, pt{x, locj + iw})
+			src = append(src, pt{x, g.randint(locj+iw+1, w-1)})
+		}
+		for x := locj; x < locj+iw; x++ {
+			dst = append(dst, pt{loci - 1, x})
+			src = append(src, pt{g.randint(0, loci-2), x})
+		}
+		for x := locj; x < locj+iw; x++ {
+			dst = append(dst, pt{loci + ih, x})
+			src = append(src, pt{g.randint(loci+ih+1, h-1), x})
+		}
+		locs := sample(g, interval(0, len(src)), g.unif(1, len(src)))
+		slices.Sort(locs)
+		gi := fill(canvas(bgc, h, w), sqc, sq)
+		gout := fill(canvas(bgc, h, w), sqc, sq)
+		for _, k := range locs {
+			gi = fill(gi, dotc, []pt{src[k]})
+			gout = fill(gout, dotc, []pt{dst[k]})
+		}
+		ncorn := g.unif(0, 4)
+		corner := []struct{ out, from, d pt }{
+			{pt{loci - 1, locj - 1}, pt{loci - 2, locj - 2}, pt{-1, -1}},
+			{pt{loci - 1, locj + iw}, pt{loci - 2, locj + iw + 1}, pt{-1, 1}},
+			{pt{loci + ih, locj - 1}, pt{loci + ih + 1, locj - 2}, pt{1, -1}},
+			{pt{loci + ih, locj + iw}, pt{loci + ih + 1, locj + iw + 1}, pt{1, 1}},
+		}
+		for _, c := range corner[:ncorn] {
+			gout = fill(gout, dotc, []pt{c.out})
+			var cands []pt
+			for _, p := range shoot(c.from, c.d.i, c.d.j) {
+				if p.i >= 0 && p.i < h && p.j >= 0 && p.j < w {
+					cands = append(cands, p)
+				}
+			}
+			gi = fill(gi, dotc, []pt{choice(g, cands)})
+		}
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
 }
