@@ -1703,4 +1703,232 @@ var rearcGens11 = []rearcEntry{
 		rot := choice(g, []transform{identity, rot90, rot180, rot270})
 		return rot(gi), rot(gout)
 	}},
+	{"50846271", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 8)
+		horiz := func(d int) []pt { return connect(pt{d / 2, 0}, pt{d / 2, d - 1}) }
+		vert := func(d int) []pt { return connect(pt{0, d / 2}, pt{d - 1, d / 2}) }
+		cf1 := func(d int) []pt {
+			return append([]pt{{d / 2, 0}, {d / 2, d - 1}}, sample(g, horiz(d), g.randint(1, d))...)
+		}
+		cf2 := func(d int) []pt {
+			return append([]pt{{0, d / 2}, {d - 1, d / 2}}, sample(g, vert(d), g.randint(1, d))...)
+		}
+		cf3 := func(d int) []pt {
+			mid := []pt{{d / 2, d / 2}}
+			a := sample(g, minus(horiz(d), mid), g.randint(1, d-1))
+			return append(a, sample(g, minus(vert(d), mid), g.randint(1, d-1))...)
+		}
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		dim := 2*g.unif(1, 3) + 1
+		cross := dedup(append(horiz(dim), vert(dim)...))
+		s := sample(g, cols, 3)
+		bgc, crossc, noisec := s[0], s[1], s[2]
+		gi := canvas(bgc, h, w)
+		namt := g.unif(int(0.35*float64(h)*float64(w)), int(0.65*float64(h)*float64(w)))
+		all := asindices(gi)
+		gi = fill(gi, noisec, sample(g, all, namt))
+		initcross := choice(g, []func(int) []pt{cf1, cf2})(dim)
+		loci, locj := g.randint(0, h-dim), g.randint(0, w-dim)
+		delt := shift(minus(cross, initcross), loci, locj)
+		gi = fill(gi, crossc, shift(initcross, loci, locj))
+		gi = fill(gi, noisec, delt)
+		gout := fill(gi, 8, delt)
+		inds := newPtSet(all)
+		near := func(ps []pt) {
+			for _, p := range ps {
+				for di := -3; di <= 3; di++ {
+					for dj := -3; dj <= 3; dj++ {
+						inds.remove([]pt{{p.i + di, p.j + dj}})
+					}
+				}
+			}
+		}
+		near(shift(cross, loci, locj))
+		noccs := g.uniff(1, float64(h*w)/float64(10*dim))
+		for succ, tr := 0, 0; float64(succ) < noccs && float64(tr) < 5*noccs; {
+			tr++
+			var cands []pt
+			for _, p := range inds.list() {
+				if p.i <= h-dim && p.j <= w-dim {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				break
+			}
+			loc := choice(g, cands)
+			cf := choice(g, []func(int) []pt{cf1, cf2, cf3})
+			marked := dedup(shift(cf(dim), loc.i, loc.j))
+			full := shift(cross, loc.i, loc.j)
+			unmarked := minus(full, marked)
+			if inds.hasAll(full) {
+				near(full)
+				succ++
+				gi = fill(fill(gi, noisec, unmarked), crossc, marked)
+				gout = fill(fill(gout, 8, unmarked), crossc, marked)
+			}
+		}
+		return gi, gout
+	}},
+	{"a64e4611", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 3)
+		h, w := g.unif(18, 30), g.unif(18, 30)
+		bn := sample(g, cols, 2)
+		bgc, noisec := bn[0], bn[1]
+		lb, ub := int(0.4*float64(h)*float64(w)), int(0.5*float64(h)*float64(w))
+		nbgc := g.unif(lb, ub)
+		gi := canvas(noisec, h, w)
+		gi = fill(gi, bgc, sample(g, asindices(gi), nbgc))
+		sinds := asindices(canvas(-1, 3, 3))
+		var addn, addb []pt
+		for _, o := range occurrences(gi, recolor(bgc, sinds)) {
+			addn = append(addn, pt{g.randint(0, 2) + o.i, g.randint(0, 2) + o.j})
+		}
+		for _, o := range occurrences(gi, recolor(noisec, sinds)) {
+			addb = append(addb, pt{g.randint(0, 2) + o.i, g.randint(0, 2) + o.j})
+		}
+		gi = fill(fill(gi, noisec, addn), bgc, addb)
+		gout := gi
+		dim := g.randint(g.randint(3, 8), 8)
+		locj := g.randint(3, h-dim-4)
+		spi := choice(g, []int{0, g.randint(3, h/2)})
+		for j := locj; j < locj+dim; j++ {
+			ln := connect(pt{spi, j}, pt{h - 1, j})
+			gi, gout = fill(gi, bgc, ln), fill(gout, bgc, ln)
+		}
+		top := func(s int) int {
+			if s > 0 {
+				return s + 1
+			}
+			return s
+		}
+		for j := locj + 1; j < locj+dim-1; j++ {
+			gout = fill(gout, 3, connect(pt{top(spi), j}, pt{h - 1, j}))
+		}
+		arms := func(sgns []int) {
+			startloc := choice(g, []int{spi, g.randint(spi+3, h-6)})
+			hh := g.randint(3, min(8, h-startloc-3))
+			for _, sgn := range sgns {
+				for ii := startloc; ii < startloc+hh; ii++ {
+					ln := shoot(pt{ii, locj}, 0, sgn)
+					gi = fill(gi, bgc, ln)
+					gout = fill(gout, bgc, minus(ln, ofcolor(gout, 3)))
+				}
+			}
+			for _, sgn := range sgns {
+				for ii := top(startloc); ii < startloc+hh-1; ii++ {
+					j := locj + 1
+					if sgn == -1 {
+						j = locj + dim - 2
+					}
+					gout = fill(gout, 3, shoot(pt{ii, j}, 0, sgn))
+				}
+			}
+		}
+		sgns := choice(g, [][]int{{-1}, {1}, {-1, 1}})
+		arms(sgns)
+		if len(sgns) == 1 && g.unif(0, 1) == 1 {
+			arms([]int{-sgns[0]})
+		}
+		return gi, gout
+	}},
+	{"7837ac64", func(g *gen) (Grid, Grid) {
+		oh, ow := g.unif(2, 6), g.unif(2, 6)
+		bl := sample(g, allColors, 2)
+		bgc, linc := bl[0], bl[1]
+		ccols := sample(g, without(allColors, bgc, linc), g.unif(1, 8))
+		gout := canvas(bgc, oh, ow)
+		inds := newPtSet(asindices(gout))
+		inGrid := func(p pt) bool { return p.i >= 0 && p.i < oh && p.j >= 0 && p.j < ow }
+		nocc := g.unif(1, oh*ow)
+		for range nocc {
+			type opt struct {
+				col  int
+				locs []pt
+			}
+			var mpr []opt
+			for _, cc := range ccols {
+				mine := newPtSet(ofcolor(gout, cc))
+				cand := newPtSet(inds.list())
+				for _, p := range mine.list() {
+					cand.add(neighbors(p)...)
+				}
+				var locs []pt
+				for _, p := range cand.list() {
+					ok := true
+					for _, q := range neighbors(p) {
+						if inGrid(q) && !inds.has(q) && !mine.has(q) {
+							ok = false
+							break
+						}
+					}
+					if ok {
+						locs = append(locs, p)
+					}
+				}
+				if len(locs) > 0 {
+					mpr = append(mpr, opt{cc, locs})
+				}
+			}
+			if len(mpr) == 0 {
+				break
+			}
+			o := choice(g, mpr)
+			loc := choice(g, o.locs)
+			gout = fill(gout, o.col, []pt{loc})
+			inds.remove([]pt{loc})
+		}
+		gout = subgrid(minus(asindices(gout), ofcolor(gout, bgc)), gout)
+		oh, ow = dims(gout)
+		sh, sw := g.unif(2, (30-oh-1)/oh), g.unif(2, (30-ow-1)/ow)
+		fullh, fullw := oh+1+oh*sh, ow+1+ow*sw
+		gi := canvas(linc, fullh, fullw)
+		sq := backdrop(pt{0, 0}, pt{sh - 1, sw - 1})
+		for _, c := range asobject(gout) {
+			plcd := shift(sq, 1+c.p.i*(sh+1), 1+c.p.j*(sw+1))
+			gi = fill(gi, bgc, plcd)
+			if c.c != bgc {
+				ul, lr := bounds(plcd)
+				gi = fill(gi, c.c, corners([]pt{{ul.i - 1, ul.j - 1}, {lr.i + 1, lr.j + 1}}))
+			}
+		}
+		gih, giw := g.unif(fullh, 30), g.unif(fullw, 30)
+		loci, locj := g.randint(0, gih-fullh), g.randint(0, giw-fullw)
+		gigi := canvas(bgc, gih, giw)
+		plcd := shiftC(asobject(gi), loci, locj)
+		gigi = paint(gigi, plcd)
+		for a := loci; a < gih+1; a += sh + 1 {
+			gigi = fill(gigi, linc, hfrontier(pt{a, 0}))
+		}
+		for a := loci; a > -1; a -= sh + 1 {
+			gigi = fill(gigi, linc, hfrontier(pt{a, 0}))
+		}
+		for b := locj; b < giw+1; b += sw + 1 {
+			gigi = fill(gigi, linc, vfrontier(pt{0, b}))
+		}
+		for b := locj; b > -1; b -= sw + 1 {
+			gigi = fill(gigi, linc, vfrontier(pt{0, b}))
+		}
+		gi = paint(gigi, plcd)
+		gop := palette(gout)
+		var present []int
+		for _, c := range allColors {
+			if gop[c] && slices.Contains(ccols, c) {
+				present = append(present, c)
+			}
+		}
+		for range 100 {
+			go2 := gout
+			for _, c := range present {
+				o1 := []cell{{c, pt{0, 0}}, {bgc, pt{0, 1}}, {c, pt{0, 2}}}
+				o2 := []cell{{c, pt{0, 0}}, {bgc, pt{1, 0}}, {c, pt{2, 0}}}
+				go2 = fill(go2, c, append(shift(occurrences(gout, o1), 0, 1), shift(occurrences(gout, o2), 1, 0)...))
+			}
+			if equalGrids(go2, gout) {
+				break
+			}
+			gout = go2
+		}
+		return gi, gout
+	}},
 }
