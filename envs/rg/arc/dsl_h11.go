@@ -294,3 +294,45 @@ func (g *gen) uniff(a, b float64) float64 {
 	x := math.RoundToEven(a + (b-a)*d)
 	return math.Min(math.Max(a, x), b)
 }
+
+// hmirrorP is the DSL's hmirror on a patch: flipped top to bottom within
+// its own bounding box.
+func hmirrorP(ps []pt) []pt {
+	if len(ps) == 0 {
+		return nil
+	}
+	ul, lr := bounds(ps)
+	out := make([]pt, len(ps))
+	for k, p := range ps {
+		out[k] = pt{ul.i + lr.i - p.i, p.j}
+	}
+	return out
+}
+
+// vmirrorP is the DSL's vmirror on a patch: flipped left to right within
+// its own bounding box.
+func vmirrorP(ps []pt) []pt {
+	if len(ps) == 0 {
+		return nil
+	}
+	ul, lr := bounds(ps)
+	out := make([]pt, len(ps))
+	for k, p := range ps {
+		out[k] = pt{p.i, ul.j + lr.j - p.j}
+	}
+	return out
+}
+
+// dmirrorP is the DSL's dmirror on a patch: transposed about its upper
+// left corner.
+func dmirrorP(ps []pt) []pt {
+	if len(ps) == 0 {
+		return nil
+	}
+	ul, _ := bounds(ps)
+	out := make([]pt, len(ps))
+	for k, p := range ps {
+		out[k] = pt{p.j - ul.j + ul.i, p.i - ul.i + ul.j}
+	}
+	return out
+}

@@ -1,6 +1,9 @@
 package arc
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // rearcGens11 is one batch of ported RE-ARC generators (see rearc_gens.go).
 var rearcGens11 = []rearcEntry{
@@ -1928,6 +1931,99 @@ var rearcGens11 = []rearcEntry{
 				break
 			}
 			gout = go2
+		}
+		return gi, gout
+	}},
+	{"3631a71a", func(g *gen) (Grid, Grid) {
+		h := g.unif(6, 15)
+		w := h
+		_ = sample(g, allColors, 2) // drawn and overwritten in RE-ARC
+		patchcol := choice(g, allColors)
+		bgc := choice(g, without(allColors, patchcol))
+		rem := without(allColors, bgc, patchcol)
+		c := canvas(bgc, h, w)
+		var inds []pt
+		for _, p := range asindices(c) {
+			if p.i >= p.j {
+				inds = append(inds, p)
+			}
+		}
+		ccols := sample(g, rem, g.unif(1, 8))
+		obj := withColors(sample(g, inds, g.unif(1, len(inds))), ccols, g)
+		c = paint(dmirror(paint(c, obj)), obj)
+		c = hconcat(c, vmirror(c))
+		c = vconcat(c, hmirror(c))
+		const cutoff = 2
+		gout := crop(c, 0, 0, 2*h-cutoff, 2*w-cutoff)
+		gi := gout
+		forbidden := asindices(canvas(-1, cutoff, cutoff))
+		areaL := shift(asindices(canvas(-1, 2*h-2*cutoff, cutoff)), cutoff, 0)
+		areaT := shift(asindices(canvas(-1, cutoff, 2*w-2*cutoff)), 0, cutoff)
+		var inds1 []pt
+		for _, p := range asindices(gi) {
+			if cutoff <= p.i && p.i < h && cutoff <= p.j && p.j < w && p.i >= p.j {
+				inds1 = append(inds1, p)
+			}
+		}
+		inds2 := dmirrorP(inds1)
+		dh, dw := h-cutoff, w-cutoff
+		indsarr := [][]pt{
+			inds1, inds2,
+			shift(hmirrorP(inds1), dh, 0), shift(hmirrorP(inds2), dh, 0),
+			shift(vmirrorP(inds1), 0, dw), shift(vmirrorP(inds2), 0, dw),
+			shift(hmirrorP(vmirrorP(inds1)), dh, dw), shift(hmirrorP(vmirrorP(inds2)), dh, dw),
+		}
+		farr := []func([]pt) []pt{
+			func(x []pt) []pt { return x },
+			dmirrorP,
+			func(x []pt) []pt { return hmirrorP(shift(x, -dh, 0)) },
+			func(x []pt) []pt { return dmirrorP(hmirrorP(shift(x, -dh, 0))) },
+			func(x []pt) []pt { return vmirrorP(shift(x, 0, -dw)) },
+			func(x []pt) []pt { return dmirrorP(vmirrorP(shift(x, 0, -dw))) },
+			func(x []pt) []pt { return vmirrorP(hmirrorP(shift(x, -dh, -dw))) },
+			func(x []pt) []pt { return dmirrorP(vmirrorP(hmirrorP(shift(x, -dh, -dw)))) },
+		}
+		sameSet := func(a []pt, b []pt) bool {
+			sa, sb := newPtSet(a), newPtSet(b)
+			return sa.len() == sb.len() && sa.hasAll(b)
+		}
+		left := func(gr Grid, ps []pt) []pt {
+			var out []pt
+			for _, p := range ps {
+				if p.i >= 0 && p.i < len(gr) && p.j >= 0 && p.j < len(gr[0]) && gr[p.i][p.j] != patchcol {
+					out = append(out, p)
+				}
+			}
+			return out
+		}
+		ndist := g.unif(1, int(math.Sqrt(float64(2*h*2*w))))
+		fullh, fullw := dims(gi)
+		for succ, tr := 0, 0; succ < ndist && tr < 10*ndist; {
+			tr++
+			oh, ow := g.randint(2, h/2+1), g.randint(2, w/2+1)
+			loci, locj := g.randint(0, fullh-oh), g.randint(0, fullw-ow)
+			gi2 := fill(gi, patchcol, backdrop(pt{loci, locj}, pt{loci + oh - 1, locj + ow - 1}))
+			if len(left(gi2, forbidden)) != len(forbidden) {
+				continue
+			}
+			oo := left(gi2, areaL)
+			for _, p := range left(gi2, areaT) {
+				oo = append(oo, pt{p.j, p.i})
+			}
+			if !sameSet(oo, areaL) {
+				continue
+			}
+			var isleft []pt
+			for k, ii := range indsarr {
+				if r := left(gi2, ii); len(r) > 0 {
+					isleft = append(isleft, farr[k](r)...)
+				}
+			}
+			if !sameSet(isleft, inds1) {
+				continue
+			}
+			succ++
+			gi = gi2
 		}
 		return gi, gout
 	}},
