@@ -159,16 +159,16 @@ func manhattanPt(a, b pt) int {
 	return max(a.i-b.i, b.i-a.i) + max(a.j-b.j, b.j-a.j)
 }
 
-// ptSet is a mutable set of points with a stable listing (the order
+// orderSet is a mutable set of points with a stable listing (the order
 // points were added, removals dropped).
-type ptSet struct {
+type orderSet struct {
 	in    map[pt]bool
 	order []pt
 	dirty bool
 }
 
-func newPtSet(ps []pt) *ptSet {
-	s := &ptSet{in: map[pt]bool{}}
+func newOrderSet(ps []pt) *orderSet {
+	s := &orderSet{in: map[pt]bool{}}
 	for _, p := range ps {
 		if !s.in[p] {
 			s.in[p] = true
@@ -178,11 +178,11 @@ func newPtSet(ps []pt) *ptSet {
 	return s
 }
 
-func (s *ptSet) len() int { return len(s.in) }
+func (s *orderSet) len() int { return len(s.in) }
 
-func (s *ptSet) has(p pt) bool { return s.in[p] }
+func (s *orderSet) has(p pt) bool { return s.in[p] }
 
-func (s *ptSet) hasAll(ps []pt) bool {
+func (s *orderSet) hasAll(ps []pt) bool {
 	for _, p := range ps {
 		if !s.in[p] {
 			return false
@@ -191,7 +191,7 @@ func (s *ptSet) hasAll(ps []pt) bool {
 	return true
 }
 
-func (s *ptSet) add(ps ...pt) {
+func (s *orderSet) add(ps ...pt) {
 	for _, p := range ps {
 		if !s.in[p] {
 			s.in[p] = true
@@ -200,7 +200,7 @@ func (s *ptSet) add(ps ...pt) {
 	}
 }
 
-func (s *ptSet) remove(ps []pt) {
+func (s *orderSet) remove(ps []pt) {
 	for _, p := range ps {
 		if s.in[p] {
 			delete(s.in, p)
@@ -210,7 +210,7 @@ func (s *ptSet) remove(ps []pt) {
 }
 
 // list is the set's points, in a fixed order.
-func (s *ptSet) list() []pt {
+func (s *orderSet) list() []pt {
 	if s.dirty {
 		var out []pt
 		for _, p := range s.order {

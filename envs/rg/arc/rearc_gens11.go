@@ -312,7 +312,7 @@ var rearcGens11 = []rearcEntry{
 		bgc := choice(g, allColors)
 		rem := without(allColors, bgc)
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
-		inds := newPtSet(asindices(gi))
+		inds := newOrderSet(asindices(gi))
 		for kk, tr := 0, 0; kk < num && tr < num*4; tr++ {
 			if inds.len() == 0 {
 				break
@@ -354,7 +354,7 @@ var rearcGens11 = []rearcEntry{
 			gi = fill(gi, linc, vfrontier(pt{0, j}))
 		}
 		ofc := ofcolor(gi, linc)
-		on := newPtSet(ofc)
+		on := newOrderSet(ofc)
 		var dots []pt
 		for _, p := range ofc {
 			if on.hasAll(dneighbors(p)) {
@@ -706,7 +706,7 @@ var rearcGens11 = []rearcEntry{
 			fgc := choice(g, without(allColors, bgc))
 			nfound := 0
 			gi := canvas(bgc, h, w)
-			inds := newPtSet(asindices(gi))
+			inds := newOrderSet(asindices(gi))
 			for trials := 0; trials < nobjs*5 && nfound < nobjs; trials++ {
 				oh, ow := g.unif(1, 5), g.unif(1, 5)
 				bx := asindices(canvas(-1, oh, ow))
@@ -814,7 +814,7 @@ var rearcGens11 = []rearcEntry{
 		ccols := sample(g, rem, g.unif(1, len(rem)))
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
 		num := g.unif(1, h*w/20)
-		indss := newPtSet(asindices(gi))
+		indss := newOrderSet(asindices(gi))
 		for tr, succ := 0, 0; succ < num && tr <= 4*num; tr++ {
 			if indss.len() == 0 {
 				break
@@ -877,7 +877,7 @@ var rearcGens11 = []rearcEntry{
 		bgc := choice(g, allColors)
 		ccols := sample(g, without(allColors, bgc), g.unif(2, 9))
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
-		inds := newPtSet(asindices(gi))
+		inds := newOrderSet(asindices(gi))
 		for succ, tr := 0, 0; succ < nobjs && tr < 5*nobjs; {
 			tr++
 			oh, ow := g.randint(4, 6), 5
@@ -927,7 +927,7 @@ var rearcGens11 = []rearcEntry{
 		bgc := choice(g, allColors)
 		ccols := sample(g, without(allColors, bgc), nlns)
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
-		inds := newPtSet(asindices(gi))
+		inds := newOrderSet(asindices(gi))
 		direcs := []pt{{-1, -1}, {-1, 1}, {1, -1}, {1, 1}}
 		for succ, tr := 0, 0; succ < nlns && tr < 10*nlns; {
 			tr++
@@ -1079,7 +1079,7 @@ var rearcGens11 = []rearcEntry{
 		}
 		gout := gi
 		for _, col := range ccols {
-			inds := newPtSet(occurrences(gout, recolor(bgc, sinds)))
+			inds := newOrderSet(occurrences(gout, recolor(bgc, sinds)))
 			if inds.len() == 0 {
 				break
 			}
@@ -1262,7 +1262,7 @@ var rearcGens11 = []rearcEntry{
 		bgc := choice(g, cols)
 		fgc := choice(g, without(cols, bgc))
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
-		reminds := newPtSet(asindices(gi))
+		reminds := newOrderSet(asindices(gi))
 		nobjs := g.unif(1, h*w/2/3)
 		for range nobjs {
 			p := choice(g, prs)
@@ -1339,7 +1339,7 @@ var rearcGens11 = []rearcEntry{
 		ccols := sample(g, without(cols, bgc), g.unif(1, 7))
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
 		num := g.unif(1, h*w/25)
-		indss := newPtSet(asindices(gi))
+		indss := newOrderSet(asindices(gi))
 		for tr, succ := 0, 0; succ < num && tr <= 4*num; tr++ {
 			if indss.len() == 0 {
 				break
@@ -1388,7 +1388,7 @@ var rearcGens11 = []rearcEntry{
 		num := g.unif(1, h*w/25)
 		gi := canvas(bgc, h, w)
 		var gout Grid
-		inds := newPtSet(asindices(gi))
+		inds := newOrderSet(asindices(gi))
 		oho, owo, numdots := -1, -1, 0
 		for succ, tr := 0, 0; succ < num && tr < 4*num; {
 			var oh, ow int
@@ -1473,7 +1473,7 @@ var rearcGens11 = []rearcEntry{
 			aloc := choice(g, acands)
 			aplcd := shift(shpa, aloc.i, aloc.j)
 			gi, gout = fill(c, fgc, aplcd), fill(c, 2, aplcd)
-			all := newPtSet(asindices(c))
+			all := newOrderSet(asindices(c))
 			all.remove(aplcd)
 			for _, p := range aplcd {
 				all.remove(neighbors(p))
@@ -1484,7 +1484,7 @@ var rearcGens11 = []rearcEntry{
 					keep = append(keep, p)
 				}
 			}
-			inds := newPtSet(keep)
+			inds := newOrderSet(keep)
 			succ := 0
 			for tr := 0; succ < 2 && tr <= 10; tr++ {
 				if inds.len() == 0 {
@@ -1512,7 +1512,7 @@ var rearcGens11 = []rearcEntry{
 		bgc := choice(g, allColors)
 		ccols := sample(g, without(allColors, bgc), g.unif(2, 9))
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
-		inds := newPtSet(asindices(gi))
+		inds := newOrderSet(asindices(gi))
 		noccs := g.unif(1, 10)
 		for succ, tr := 0, 0; succ < noccs && tr < 10*noccs; {
 			tr++
@@ -1608,7 +1608,7 @@ var rearcGens11 = []rearcEntry{
 		loci, locj := g.randint(0, h-oh), g.randint(0, w-ow)
 		plcd := shiftC(obj, loci, locj)
 		gi, gout := paint(canvas(bgc, h, w), plcd), paint(canvas(bgc, h, w), plcd)
-		inds := newPtSet(ofcolor(gi, bgc))
+		inds := newOrderSet(ofcolor(gi, bgc))
 		for _, p := range toindices(plcd) {
 			inds.remove(neighbors(p))
 		}
@@ -1736,7 +1736,7 @@ var rearcGens11 = []rearcEntry{
 		gi = fill(gi, crossc, shift(initcross, loci, locj))
 		gi = fill(gi, noisec, delt)
 		gout := fill(gi, 8, delt)
-		inds := newPtSet(all)
+		inds := newOrderSet(all)
 		near := func(ps []pt) {
 			for _, p := range ps {
 				for di := -3; di <= 3; di++ {
@@ -1841,7 +1841,7 @@ var rearcGens11 = []rearcEntry{
 		bgc, linc := bl[0], bl[1]
 		ccols := sample(g, without(allColors, bgc, linc), g.unif(1, 8))
 		gout := canvas(bgc, oh, ow)
-		inds := newPtSet(asindices(gout))
+		inds := newOrderSet(asindices(gout))
 		inGrid := func(p pt) bool { return p.i >= 0 && p.i < oh && p.j >= 0 && p.j < ow }
 		nocc := g.unif(1, oh*ow)
 		for range nocc {
@@ -1851,8 +1851,8 @@ var rearcGens11 = []rearcEntry{
 			}
 			var mpr []opt
 			for _, cc := range ccols {
-				mine := newPtSet(ofcolor(gout, cc))
-				cand := newPtSet(inds.list())
+				mine := newOrderSet(ofcolor(gout, cc))
+				cand := newOrderSet(inds.list())
 				for _, p := range mine.list() {
 					cand.add(neighbors(p)...)
 				}
@@ -1984,7 +1984,7 @@ var rearcGens11 = []rearcEntry{
 			func(x []pt) []pt { return dmirrorP(vmirrorP(hmirrorP(shift(x, -dh, -dw)))) },
 		}
 		sameSet := func(a []pt, b []pt) bool {
-			sa, sb := newPtSet(a), newPtSet(b)
+			sa, sb := newOrderSet(a), newOrderSet(b)
 			return sa.len() == sb.len() && sa.hasAll(b)
 		}
 		left := func(gr Grid, ps []pt) []pt {
