@@ -357,4 +357,382 @@ var rearcGens12 = []rearcEntry{
 		rot := choice(g, []transform{identity, rot90, rot180, rot270})
 		return rot(gi), rot(gout)
 	}},
+	{"8e5a5113", func(g *gen) (Grid, Grid) {
+		d := g.unif(2, 9)
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		num := g.unif(2, ifElse(d < 7, 4, 3))
+		barc := choice(g, remcols)
+		remcols = without(remcols, barc)
+		patcols := sample(g, remcols, g.unif(1, 8))
+		bgcanv := canvas(bgc, d, d)
+		c := canvas(bgc, d, d)
+		for _, p := range sample(g, asindices(c), g.unif(1, d*d-1)) {
+			c = fill(c, choice(g, patcols), []pt{p})
+		}
+		barr := canvas(barc, d, 1)
+		fillinidx := choice(g, interval(0, num))
+		gi := copyGrid(ifElse(fillinidx == 0, c, bgcanv))
+		gout := copyGrid(c)
+		for j := range num - 1 {
+			c = rot90(c)
+			gi = hconcat(hconcat(gi, barr), ifElse(j+1 == fillinidx, c, bgcanv))
+			gout = hconcat(hconcat(gout, barr), c)
+		}
+		if choice(g, []bool{true, false}) {
+			return rot90(gi), rot90(gout)
+		}
+		return gi, gout
+	}},
+	{"0520fde7", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 2)
+		h, w := g.unif(2, 30), g.unif(2, 14)
+		remcols := without(cols, 0)
+		barcol := choice(g, remcols)
+		remcols = without(remcols, barcol)
+		cola, colb := choice(g, remcols), choice(g, remcols)
+		canv := canvas(0, h, w)
+		inds := asindices(canv)
+		mp := h * w / 2
+		deva, devb := g.unif(0, mp), g.unif(0, mp)
+		deva *= choice(g, []int{1, -1})
+		devb *= choice(g, []int{1, -1})
+		numa := max(min(h*w-1, mp+deva), 1)
+		numb := max(min(h*w-1, mp+devb), 1)
+		a, b := sample(g, inds, numa), sample(g, inds, numb)
+		gi := hconcat(hconcat(fill(canv, cola, a), canvas(barcol, h, 1)), fill(canv, colb, b))
+		sa := toset(a)
+		var both []pt
+		for _, p := range b {
+			if sa[p] {
+				both = append(both, p)
+			}
+		}
+		gout := fill(canv, 2, both)
+		if choice(g, []bool{true, false}) {
+			return dmirror(gi), dmirror(gout)
+		}
+		return gi, gout
+	}},
+	{"673ef223", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 4)
+		h, w := g.unif(5, 30), g.unif(5, 30)
+		barh := g.unif(2, (h-1)/2)
+		ncells := g.unif(1, barh)
+		c3 := sample(g, cols, 3)
+		bgc, barc, dotc := c3[0], c3[1], c3[2]
+		topsgi := fill(canvas(bgc, barh, w), barc, connect(pt{0, 0}, pt{barh - 1, 0}))
+		botsgi := vmirror(topsgi)
+		topsgo, botsgo := topsgi, botsgi
+		for _, k := range sample(g, interval(0, barh), ncells) {
+			jloc := g.randint(2, w-2)
+			topsgi = fill(topsgi, dotc, []pt{{k, jloc}})
+			topsgo = fill(topsgo, 4, []pt{{k, jloc}})
+			topsgo = fill(topsgo, dotc, connect(pt{k, 1}, pt{k, jloc - 1}))
+			botsgo = fill(botsgo, dotc, connect(pt{k, 0}, pt{k, w - 2}))
+		}
+		outpi, outpo := []Grid{topsgi, botsgi}, []Grid{topsgo, botsgo}
+		rr := canvas(bgc, 1, w)
+		for rows := 2 * barh; rows < h; rows++ {
+			idx := g.randint(0, len(outpi)-1)
+			outpi = slices.Insert(outpi, idx, rr)
+			outpo = slices.Insert(outpo, idx, rr)
+		}
+		var gi, gout Grid
+		for k := range outpi {
+			gi, gout = append(gi, copyGrid(outpi[k])...), append(gout, copyGrid(outpo[k])...)
+		}
+		mfs := []transform{identity, dmirror, cmirror, vmirror, hmirror, rot90, rot180, rot270}
+		for _, fn := range sample(g, mfs, choice(g, []int{1, 2})) {
+			gi, gout = fn(gi), fn(gout)
+		}
+		return gi, gout
+	}},
+	{"cf98881b", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(2, 30), g.unif(2, 9)
+		c5 := sample(g, allColors, 5)
+		bgc, barcol, cola, colb, colc := c5[0], c5[1], c5[2], c5[3], c5[4]
+		canv := canvas(bgc, h, w)
+		inds := asindices(canv)
+		gbar := canvas(barcol, h, 1)
+		mp := h * w / 2
+		deva, devb, devc := g.unif(0, mp), g.unif(0, mp), g.unif(0, mp)
+		deva *= choice(g, []int{1, -1})
+		devb *= choice(g, []int{1, -1})
+		devc *= choice(g, []int{1, -1})
+		numa := max(min(h*w-1, mp+deva), 1)
+		numb := max(min(h*w-1, mp+devb), 1)
+		numc := max(min(h*w-1, mp+devc), 1)
+		a, b, c := sample(g, inds, numa), sample(g, inds, numb), sample(g, inds, numc)
+		gia, gib, gic := fill(canv, cola, a), fill(canv, colb, b), fill(canv, colc, c)
+		gi := hconcat(hconcat(hconcat(gia, gbar), hconcat(gib, gbar)), gic)
+		return gi, fill(fill(gic, colb, b), cola, a)
+	}},
+	{"29623171", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(2, 6), g.unif(2, 6)
+		nh, nw := g.unif(2, 4), g.unif(2, 4)
+		c3 := sample(g, allColors, 3)
+		bgc, linc, fgc := c3[0], c3[1], c3[2]
+		fullh, fullw := h*nh+nh-1, w*nw+nw-1
+		c := canvas(linc, fullh, fullw)
+		smallc := canvas(bgc, h, w)
+		inds := asindices(smallc)
+		var llocs []pt
+		for a := 0; a < fullh; a += h + 1 {
+			for b := 0; b < fullw; b += w + 1 {
+				llocs = append(llocs, pt{a, b})
+			}
+		}
+		srcloc := choice(g, llocs)
+		nmostc := g.unif(1, h*w/2-1)
+		srcg := fill(smallc, fgc, sample(g, inds, nmostc))
+		asobj := func(sg Grid, at pt) []cell {
+			var o []cell
+			for _, p := range inds {
+				o = append(o, cell{sg[p.i][p.j], pt{p.i + at.i, p.j + at.j}})
+			}
+			return o
+		}
+		gi := paint(c, asobj(srcg, srcloc))
+		gout := fill(c, fgc, shift(inds, srcloc.i, srcloc.j))
+		for _, rl := range minus(llocs, []pt{srcloc}) {
+			noth := g.unif(0, nmostc)
+			otherg := fill(smallc, fgc, sample(g, inds, noth))
+			gi = paint(gi, asobj(otherg, rl))
+			gout = fill(gout, ifElse(noth == nmostc, fgc, bgc), shift(inds, rl.i, rl.j))
+		}
+		return gi, gout
+	}},
+	{"9565186b", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 5)
+		h, w := g.unif(2, 30), g.unif(2, 30)
+		wg := canvas(5, h, w)
+		numcols := g.unif(2, min(h*w-1, 8))
+		mostcol := choice(g, cols)
+		lb := h*w/numcols + 1
+		ub := h*w - numcols + 1
+		nummostcol := min(max(ub-g.unif(0, ub-lb), lb), ub)
+		inds := asindices(wg)
+		mlocs := sample(g, inds, nummostcol)
+		gi := fill(wg, mostcol, mlocs)
+		gout := fill(wg, mostcol, mlocs)
+		othcols := sample(g, without(cols, mostcol), numcols-1)
+		reminds := minus(inds, mlocs)
+		buffer := sample(g, reminds, numcols-1)
+		for k, c := range othcols {
+			gi = fill(gi, c, []pt{buffer[k]})
+		}
+		reminds = minus(reminds, buffer)
+		counts := map[int]int{}
+		for _, c := range othcols {
+			counts[c] = 1
+		}
+		for _, p := range reminds {
+			if len(othcols) == 0 {
+				gi = fill(gi, mostcol, []pt{p})
+				gout = fill(gout, mostcol, []pt{p})
+				continue
+			}
+			chc := choice(g, othcols)
+			gi = fill(gi, chc, []pt{p})
+			counts[chc]++
+			if counts[chc] == nummostcol-1 {
+				othcols = without(othcols, chc)
+			}
+		}
+		return gi, gout
+	}},
+	{"e26a3af2", func(g *gen) (Grid, Grid) {
+		nr := g.unif(1, 10)
+		w := g.unif(4, 30)
+		scols := sample(g, allColors, nr)
+		sgs := make([]Grid, nr)
+		for k, col := range scols {
+			sgs[k] = canvas(col, 2, w)
+		}
+		// RE-ARC allows 30-nr extra rows, up to 30+nr in all; Quarry keeps
+		// the draw and stops at 30 rows.
+		numexp := min(g.unif(0, 30-nr), 30-2*nr)
+		for range numexp {
+			idx := g.randint(0, nr-1)
+			sgs[idx] = append(sgs[idx], append([]int(nil), sgs[idx][len(sgs[idx])-1]...))
+		}
+		var gi, gout Grid
+		for idx, col := range scols {
+			sg := sgs[idx]
+			a, b := dims(sg)
+			noise := sample(g, asindices(sg), g.unif(0, a*b/2-1))
+			sg2 := paint(sg, withColors(noise, without(allColors, col), g))
+			for _, r := range []int{0, a - 1} {
+				for {
+					var locs []int
+					for j, e := range sg2[r] {
+						if e != col {
+							locs = append(locs, j)
+						}
+					}
+					if w-len(locs) >= w/2 {
+						break
+					}
+					sg2[r][choice(g, locs)] = col
+				}
+			}
+			gi = append(gi, sg2...)
+			gout = append(gout, copyGrid(sg)...)
+		}
+		if choice(g, []bool{true, false}) {
+			return dmirror(gi), dmirror(gout)
+		}
+		return gi, gout
+	}},
+	{"6cdd2623", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(8, 30), g.unif(8, 30)
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		linc := choice(g, remcols)
+		remcols = without(remcols, linc)
+		nnoisecols := g.unif(1, 7)
+		noisecols := sample(g, remcols, nnoisecols)
+		c := canvas(bgc, h, w)
+		ininds := shift(asindices(canvas(-1, h-2, w-1)), 1, 1)
+		fixinds := sample(g, ininds, nnoisecols)
+		fixobj := make([]cell, nnoisecols)
+		for k := range fixobj {
+			fixobj[k] = cell{noisecols[k], fixinds[k]}
+		}
+		gi, gout := paint(c, fixobj), c
+		nnoise := g.unif(1, (h*w-nnoisecols)/3)
+		noise := sample(g, minus(asindices(c), fixinds), nnoise)
+		gi = paint(gi, withColors(noise, remcols, g))
+		ab := sample(g, []int{0, 1}, 2)
+		nilocs := g.unif(ab[0], (h-2)/2)
+		njlocs := g.unif(ab[1], (w-2)/2)
+		ilocs := sample(g, interval(1, h-1), nilocs)
+		jlocs := sample(g, interval(1, w-1), njlocs)
+		for _, ii := range ilocs {
+			gi = fill(gi, linc, []pt{{ii, 0}, {ii, w - 1}})
+			gout = fill(gout, linc, connect(pt{ii, 0}, pt{ii, w - 1}))
+		}
+		for _, jj := range jlocs {
+			gi = fill(gi, linc, []pt{{0, jj}, {h - 1, jj}})
+			gout = fill(gout, linc, connect(pt{0, jj}, pt{h - 1, jj}))
+		}
+		return gi, gout
+	}},
+	{"ae4f1146", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 1)
+		bgc := choice(g, cols)
+		fgc := choice(g, without(cols, bgc))
+		h, w := g.unif(6, 30), g.unif(6, 30)
+		dh, dw := g.unif(2, h/3), g.unif(2, w/3)
+		num := g.unif(1, h*w/(2*dh*dw))
+		cards := interval(0, dh*dw)
+		ccards := sample(g, cards, min(num, len(cards)))
+		slices.Sort(ccards)
+		c1 := canvas(fgc, dh, dw)
+		inds := asindices(c1)
+		var sgs []Grid
+		for _, card := range ccards {
+			sgs = append(sgs, fill(c1, 1, sample(g, inds, card)))
+		}
+		gout := copyGrid(sgs[len(sgs)-1])
+		gi := canvas(bgc, h, w)
+		inds2 := toset(asindices(canvas(bgc, h-dh, w-dw)))
+		fits := func(loc pt) bool {
+			for _, p := range inds {
+				if !inds2[pt{p.i + loc.i, p.j + loc.j}] {
+					return false
+				}
+			}
+			return true
+		}
+		const maxtr = 10
+		for k := len(sgs) - 1; k >= 0; k-- {
+			if len(inds2) == 0 {
+				break
+			}
+			pick := func() pt {
+				var cands []pt
+				for _, p := range asindices(canvas(bgc, h-dh, w-dw)) {
+					if inds2[p] {
+						cands = append(cands, p)
+					}
+				}
+				return choice(g, cands)
+			}
+			loc := pick()
+			tr := 0
+			for !fits(loc) && tr < maxtr {
+				loc = pick()
+				tr++
+			}
+			if tr < maxtr {
+				plcd := shift(inds, loc.i, loc.j)
+				for _, p := range append(plcd, outbox(plcd[0], plcd[len(plcd)-1])...) {
+					delete(inds2, p)
+				}
+				var obj []cell
+				for _, p := range inds {
+					obj = append(obj, cell{sgs[k][p.i][p.j], pt{p.i + loc.i, p.j + loc.j}})
+				}
+				gi = paint(gi, obj)
+			}
+		}
+		return gi, gout
+	}},
+	{"6b9890af", func(g *gen) (Grid, Grid) {
+		oh, ow := g.unif(2, 5), g.unif(2, 5)
+		h, w := g.unif(2*oh+2, 30), g.unif(2*ow+2, 30)
+		bnds := asindices(canvas(-1, oh, ow))
+		shp := []pt{choice(g, bnds)}
+		for range oh * ow {
+			ul, lr := bounds(shp)
+			if lr.i-ul.i+1 == oh && lr.j-ul.j+1 == ow {
+				break
+			}
+			in := toset(shp)
+			var cands []pt
+			for _, p := range bnds {
+				if in[p] {
+					continue
+				}
+				for _, q := range neighbors(p) {
+					if in[q] {
+						cands = append(cands, p)
+						break
+					}
+				}
+			}
+			shp = append(shp, choice(g, cands))
+		}
+		maxfac := 1
+		for oh*maxfac+2 <= h-oh && ow*maxfac+2 <= w-ow {
+			maxfac++
+		}
+		fac := g.unif(1, maxfac-1)
+		bs := sample(g, allColors, 2)
+		bgc, sqc := bs[0], bs[1]
+		ccols := sample(g, without(allColors, bgc, sqc), g.unif(1, 8))
+		obj := withColors(shp, ccols, g)
+		sq := box([]pt{{0, 0}, {oh*fac + 1, ow*fac + 1}})
+		loci := g.randint(0, h-(oh*fac+2)-oh)
+		locj := g.randint(0, w-(ow*fac+2))
+		gi := fill(canvas(bgc, h, w), sqc, shift(sq, loci, locj))
+		loci = g.randint(loci+oh*fac+2, h-oh)
+		locj = g.randint(0, w-ow)
+		objp := make([]cell, len(obj))
+		for k, c := range obj {
+			objp[k] = cell{c.c, pt{c.p.i + loci, c.p.j + locj}}
+		}
+		gi = paint(gi, objp)
+		gout := fill(canvas(bgc, oh*fac+2, ow*fac+2), sqc, sq)
+		up := upscale(paint(canvas(bgc, oh, ow), obj), fac)
+		var upo []cell
+		for _, p := range asindices(up) {
+			upo = append(upo, cell{up[p.i][p.j], pt{p.i + 1, p.j + 1}})
+		}
+		gout = paint(gout, upo)
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
 }
