@@ -41,3 +41,79 @@ func ifElse[T any](cond bool, a, b T) T {
 	}
 	return b
 }
+
+// objectsDiag is objects(grid, univalued=True, diagonal=True,
+// without_bg=False): the 8-connected regions of one colour.
+func objectsDiag(g Grid) []object {
+	h, w := dims(g)
+	seen := make([][]bool, h)
+	for i := range seen {
+		seen[i] = make([]bool, w)
+	}
+	var objs []object
+	for _, start := range asindices(g) {
+		if seen[start.i][start.j] {
+			continue
+		}
+		o := object{color: g[start.i][start.j]}
+		stack := []pt{start}
+		seen[start.i][start.j] = true
+		for len(stack) > 0 {
+			p := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			o.cells = append(o.cells, p)
+			for _, q := range neighbors(p) {
+				if q.i >= 0 && q.i < h && q.j >= 0 && q.j < w && !seen[q.i][q.j] && g[q.i][q.j] == o.color {
+					seen[q.i][q.j] = true
+					stack = append(stack, q)
+				}
+			}
+		}
+		objs = append(objs, o)
+	}
+	return objs
+}
+
+// occurrences are the upper-left corners at which the object, normalised,
+// lies wholly inside the grid with every cell's colour matching.
+func occurrences(g Grid, obj []cell) []pt {
+	ps := make([]pt, len(obj))
+	for k, c := range obj {
+		ps[k] = c.p
+	}
+	ul, _ := bounds(ps)
+	h, w := dims(g)
+	var occs []pt
+	for _, at := range asindices(g) {
+		ok := true
+		for _, c := range obj {
+			a, b := c.p.i-ul.i+at.i, c.p.j-ul.j+at.j
+			if a < 0 || a >= h || b < 0 || b >= w || g[a][b] != c.c {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			occs = append(occs, at)
+		}
+	}
+	return occs
+}
+
+// recolor is the patch's points as cells of colour c.
+func recolor(c int, ps []pt) []cell {
+	cs := make([]cell, len(ps))
+	for k, p := range ps {
+		cs[k] = cell{c, p}
+	}
+	return cs
+}
+
+// reversed2 is a reversed copy of a point list (s[::-1]).
+func reversed2(s []pt) []pt {
+	out := make([]pt, len(s))
+	for k, p := range s {
+		out[len(s)-1-k] = p
+	}
+	return out
+}

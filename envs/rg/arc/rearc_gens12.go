@@ -1,6 +1,9 @@
 package arc
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // rearcGens12 is one batch of ported RE-ARC generators (see rearc_gens.go).
 var rearcGens12 = []rearcEntry{
@@ -732,6 +735,438 @@ var rearcGens12 = []rearcEntry{
 			upo = append(upo, cell{up[p.i][p.j], pt{p.i + 1, p.j + 1}})
 		}
 		gout = paint(gout, upo)
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"e179c5f4", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 8)
+		w := g.unif(2, 10)
+		h := g.unif(w+1, 30)
+		bl := sample(g, cols, 2)
+		bgc, linc := bl[0], bl[1]
+		sp := pt{h - 1, 0}
+		gi := fill(canvas(bgc, h, w), linc, []pt{sp})
+		gout := gi
+		direc := 1
+		for sp.i >= 0 {
+			sp = pt{sp.i - 1, sp.j + direc}
+			if sp.j == w-1 || sp.j == 0 {
+				direc = -direc
+			}
+			gout = fill(gout, linc, []pt{sp})
+		}
+		mfs := []transform{identity, dmirror, cmirror, vmirror, hmirror, rot90, rot180, rot270}
+		for _, fn := range sample(g, mfs, choice(g, []int{1, 2})) {
+			gi, gout = fn(gi), fn(gout)
+		}
+		gix, gox := gi, gout
+		numlins := g.unif(1, 4)
+		if numlins > 1 {
+			gi = fill(gi, linc, ofcolor(hmirror(gix), linc))
+			gout = fill(gout, linc, ofcolor(hmirror(gox), linc))
+		}
+		if numlins > 2 {
+			gi = fill(gi, linc, ofcolor(vmirror(gix), linc))
+			gout = fill(gout, linc, ofcolor(vmirror(gox), linc))
+		}
+		if numlins > 3 {
+			gi = fill(gi, linc, ofcolor(hmirror(vmirror(gix)), linc))
+			gout = fill(gout, linc, ofcolor(hmirror(vmirror(gox)), linc))
+		}
+		return gi, replace(gout, bgc, 8)
+	}},
+	{"9dfd6313", func(g *gen) (Grid, Grid) {
+		dh := g.unif(1, 14)
+		d := 2*dh + 1
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		linc := choice(g, remcols)
+		remcols = without(remcols, linc)
+		gi := canvas(bgc, d, d)
+		var ln []pt
+		var mirrf transform
+		var keep func(p pt) bool
+		switch g.randint(1, 4) {
+		case 1:
+			ln, mirrf, keep = connect(pt{dh, 0}, pt{dh, d - 1}), hmirror, func(p pt) bool { return p.i > dh }
+		case 2:
+			ln, mirrf, keep = connect(pt{0, dh}, pt{d - 1, dh}), vmirror, func(p pt) bool { return p.j > dh }
+		case 3:
+			ln, mirrf, keep = connect(pt{0, 0}, pt{d - 1, d - 1}), dmirror, func(p pt) bool { return p.i > p.j }
+		default:
+			ln, mirrf, keep = connect(pt{d - 1, 0}, pt{0, d - 1}), cmirror, func(p pt) bool { return p.i+p.j > d }
+		}
+		var cands []pt
+		for _, p := range asindices(gi) {
+			if keep(p) {
+				cands = append(cands, p)
+			}
+		}
+		gi = fill(gi, linc, ln)
+		colsch := sample(g, remcols, g.unif(1, min(7, d*(d-1)/2)))
+		for _, p := range sample(g, cands, g.unif(1, len(cands))) {
+			gi = fill(gi, choice(g, colsch), []pt{p})
+		}
+		gout := mirrf(gi)
+		if choice(g, []bool{true, false}) {
+			return gout, gi
+		}
+		return gi, gout
+	}},
+	{"d9fac9be", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(6, 30), g.unif(6, 30)
+		c3 := sample(g, allColors, 3)
+		bgc, noisec, ringc := c3[0], c3[1], c3[2]
+		gi := canvas(bgc, h, w)
+		nnoise1 := g.unif(1, h*w/3-1)
+		nnoise2 := g.unif(1, max(1, h*w/3-9))
+		inds := asindices(gi)
+		noise1 := sample(g, inds, nnoise1)
+		noise2 := sample(g, minus(inds, noise1), nnoise2)
+		gi = fill(fill(gi, noisec, noise1), ringc, noise2)
+		ring := neighbors(pt{1, 1})
+		occ1 := occurrences(gi, recolor(noisec, ring))
+		occ2 := occurrences(gi, recolor(ringc, ring))
+		for _, o := range occ1 {
+			loc := choice(g, shift(ring, o.i, o.j))
+			gi = fill(gi, choice(g, []int{bgc, ringc}), []pt{loc})
+		}
+		for _, o := range occ2 {
+			loc := choice(g, shift(ring, o.i, o.j))
+			gi = fill(gi, choice(g, []int{bgc, noisec}), []pt{loc})
+		}
+		loci, locj := g.randint(0, h-3), g.randint(0, w-3)
+		gi = fill(gi, ringc, shift(ring, loci, locj))
+		gi = fill(gi, noisec, []pt{{loci + 1, locj + 1}})
+		return gi, canvas(noisec, 1, 1)
+	}},
+	{"dc433765", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 4)
+		h, w := g.unif(4, 30), g.unif(4, 30)
+		bs := sample(g, cols, 2)
+		bgc, src := bs[0], bs[1]
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		if choice(g, []bool{true, false}) {
+			var starts []pt
+			for ii := range h - 2 {
+				starts = append(starts, pt{ii, 0})
+			}
+			for jj := 1; jj < w-2; jj++ {
+				starts = append(starts, pt{0, jj})
+			}
+			var opts [][]pt
+			for _, s := range starts {
+				var ln []pt
+				for k := 0; s.i+k < h && s.j+k < w; k++ {
+					ln = append(ln, pt{s.i + k, s.j + k})
+				}
+				opts = append(opts, ln)
+			}
+			slices.SortStableFunc(opts, func(a, b []pt) int { return len(a) - len(b) })
+			ln := opts[g.unif(0, len(opts)-1)]
+			epi := g.unif(2, len(ln)-1)
+			ep := ln[epi]
+			before := reversed2(ln[:epi-1])
+			sp := before[g.unif(0, len(before)-1)]
+			gi = fill(fill(gi, src, []pt{sp}), 4, []pt{ep})
+			gout = fill(fill(gout, src, []pt{{sp.i + 1, sp.j + 1}}), 4, []pt{ep})
+		} else {
+			loci := g.randint(0, h-1)
+			objw := g.unif(3, w)
+			locj1 := g.randint(0, w-objw)
+			locj2 := locj1 + objw - 1
+			gi = fill(fill(gi, src, []pt{{loci, locj1}}), 4, []pt{{loci, locj2}})
+			gout = fill(fill(gout, src, []pt{{loci, locj1 + 1}}), 4, []pt{{loci, locj2}})
+		}
+		mfs := []transform{identity, dmirror, cmirror, vmirror, hmirror, rot90, rot180, rot270}
+		for _, fn := range sample(g, mfs, choice(g, []int{1, 2})) {
+			gi, gout = fn(gi), fn(gout)
+		}
+		return gi, gout
+	}},
+	{"6455b5f5", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 1, 8)
+		var gi Grid
+		var objs []object
+		var smin, smax int
+		for try := 0; try < 1000; try++ {
+			h, w := g.unif(6, 30), g.unif(6, 30)
+			bgc := choice(g, cols)
+			fgc := choice(g, without(cols, bgc))
+			gi = canvas(bgc, h, w)
+			num := g.unif(1, int(math.Sqrt(float64(h*w))*1.5))
+			bgObjs := func() []object {
+				var os []object
+				for _, o := range objectsDiag(gi) {
+					if o.color == bgc {
+						os = append(os, o)
+					}
+				}
+				return os
+			}
+			for range num {
+				var elig []object
+				for _, o := range bgObjs() {
+					ul, lr := bounds(o.cells)
+					if lr.i-ul.i+1 > 2 || lr.j-ul.j+1 > 2 {
+						elig = append(elig, o)
+					}
+				}
+				if len(elig) == 0 {
+					break
+				}
+				var ro object
+				if choice(g, []bool{true, false}) {
+					ro = elig[0]
+					for _, o := range elig[1:] {
+						if len(o.cells) > len(ro.cells) {
+							ro = o
+						}
+					}
+				} else {
+					ro = choice(g, elig)
+				}
+				ul, lr := bounds(ro.cells)
+				oh, ow := lr.i-ul.i+1, lr.j-ul.j+1
+				var vfr bool
+				if choice(g, []bool{true, false}) {
+					vfr = oh < ow
+				} else {
+					vfr = choice(g, []bool{true, false})
+				}
+				if vfr && ow < 3 {
+					vfr = false
+				}
+				if !vfr && oh < 3 {
+					vfr = true
+				}
+				var ln []pt
+				if vfr {
+					j := g.randint(ul.j+1, lr.j-1)
+					ln = connect(pt{ul.i, j}, pt{lr.i, j})
+				} else {
+					i := g.randint(ul.i+1, lr.i-1)
+					ln = connect(pt{i, ul.j}, pt{i, lr.j})
+				}
+				gi = fill(gi, fgc, ln)
+			}
+			objs = bgObjs()
+			smin, smax = len(objs[0].cells), len(objs[0].cells)
+			for _, o := range objs {
+				smin, smax = min(smin, len(o.cells)), max(smax, len(o.cells))
+			}
+			if smin != smax {
+				break
+			}
+		}
+		gout := gi
+		for _, o := range objs {
+			if len(o.cells) == smin {
+				gout = fill(gout, 8, o.cells)
+			}
+		}
+		for _, o := range objs {
+			if len(o.cells) == smax {
+				gout = fill(gout, 1, o.cells)
+			}
+		}
+		return gi, gout
+	}},
+	{"150deff5", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 2, 8)
+		bo := []pt{{0, 0}, {0, 1}, {1, 0}, {1, 1}}
+		ro1 := []pt{{0, 0}, {0, 1}, {0, 2}}
+		ro2 := []pt{{0, 0}, {1, 0}, {2, 0}}
+		boforb, reforb := map[pt]bool{}, map[pt]bool{}
+		h, w := g.unif(8, 30), g.unif(8, 30)
+		bf := sample(g, cols, 2)
+		bgc, fgc := bf[0], bf[1]
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		noccs := g.unif(2, h*w/10)
+		inds := toset(asindices(gi))
+		type shp struct {
+			obj []pt
+			col int
+			ro1 bool
+		}
+		for range noccs {
+			isRo1 := choice(g, []bool{true, false})
+			s := choice(g, []shp{{bo, 8, false}, {ifElse(isRo1, ro1, ro2), 2, isRo1}})
+			_, lr := bounds(s.obj)
+			oh, ow := lr.i+1, lr.j+1
+			forb := ifElse(s.col == 8, boforb, reforb)
+			var cands []pt
+			for _, p := range asindices(gi) {
+				if p.i > h-oh || p.j > w-ow || !inds[p] || forb[p] {
+					continue
+				}
+				ok := true
+				for _, q := range shift(s.obj, p.i, p.j) {
+					if !inds[q] {
+						ok = false
+						break
+					}
+				}
+				if ok {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				break
+			}
+			loc := choice(g, cands)
+			switch {
+			case s.col == 8:
+				for _, d := range []pt{{-2, 0}, {2, 0}, {0, 2}, {0, -2}} {
+					boforb[pt{loc.i + d.i, loc.j + d.j}] = true
+				}
+			case s.ro1:
+				reforb[pt{loc.i, loc.j + 3}], reforb[pt{loc.i, loc.j - 3}] = true, true
+			default:
+				reforb[pt{loc.i + 1, loc.j}], reforb[pt{loc.i - 1, loc.j}] = true, true
+			}
+			plcd := shift(s.obj, loc.i, loc.j)
+			gi = fill(gi, fgc, plcd)
+			gout = fill(gout, s.col, plcd)
+			for _, p := range plcd {
+				delete(inds, p)
+			}
+		}
+		return gi, gout
+	}},
+	{"3bdb4ada", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		num := g.unif(1, 8)
+		indss := toset(asindices(gi))
+		maxtrials := 4 * num
+		for tr, succ := 0, 0; succ < num && tr <= maxtrials; tr++ {
+			if len(remcols) == 0 || len(indss) == 0 {
+				break
+			}
+			var oh, ow int
+			if choice(g, []bool{true, false}) {
+				oh, ow = 3, g.unif(1, max(1, w/2-1))*2+1
+			} else {
+				oh, ow = g.unif(1, max(1, h/2-1))*2+1, 3
+			}
+			var subs []pt
+			for _, p := range asindices(gi) {
+				if indss[p] && p.i < h-oh && p.j < w-ow {
+					subs = append(subs, p)
+				}
+			}
+			if len(subs) == 0 {
+				continue
+			}
+			l := choice(g, subs)
+			bd := backdrop(l, pt{l.i + oh - 1, l.j + ow - 1})
+			col := choice(g, remcols)
+			ok := true
+			for _, p := range bd {
+				if !indss[p] {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+			remcols = without(remcols, col)
+			gi, gout = fill(gi, col, bd), fill(gout, col, bd)
+			var ln []pt
+			if oh == 3 {
+				for j := l.j + 1; j < l.j+ow; j += 2 {
+					ln = append(ln, pt{l.i + 1, j})
+				}
+			} else {
+				for i := l.i + 1; i < l.i+oh; i += 2 {
+					ln = append(ln, pt{i, l.j + 1})
+				}
+			}
+			gout = fill(gout, bgc, ln)
+			succ++
+			for _, p := range bd {
+				delete(indss, p)
+			}
+		}
+		return gi, gout
+	}},
+	{"846bdb03", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(12, 30), g.unif(12, 30)
+		oh, ow := g.unif(4, h/2-2), g.unif(4, w/2-2)
+		c4 := sample(g, allColors, 4)
+		bgc, dotc, c1, c2 := c4[0], c4[1], c4[2], c4[3]
+		gi := canvas(bgc, h, w)
+		gout := canvas(bgc, oh, ow)
+		gout = fill(gout, c1, connect(pt{1, 0}, pt{oh - 2, 0}))
+		gout = fill(gout, c2, connect(pt{1, ow - 1}, pt{oh - 2, ow - 1}))
+		gout = fill(gout, dotc, []pt{{0, 0}, {0, ow - 1}, {oh - 1, 0}, {oh - 1, ow - 1}})
+		bnds := asindices(canvas(-1, oh-2, ow-2))
+		ncells := g.unif(1, (oh-2)*(ow-2)/2)
+		objA := []pt{choice(g, bnds)}
+		addOne := func() {
+			in := toset(objA)
+			var cands []pt
+			for _, p := range bnds {
+				if in[p] {
+					continue
+				}
+				for _, q := range neighbors(p) {
+					if in[q] {
+						cands = append(cands, p)
+						break
+					}
+				}
+			}
+			objA = append(objA, choice(g, cands))
+		}
+		for range ncells - 1 {
+			addOne()
+		}
+		for range len(bnds) {
+			ul, lr := bounds(objA)
+			if lr.i-ul.i+1 == oh-2 && lr.j-ul.j+1 == ow-2 {
+				break
+			}
+			addOne()
+		}
+		loci, locj := g.randint(0, h-2*oh+2), g.randint(0, w-ow)
+		var plcdB []cell
+		for _, p := range asindices(gout) {
+			plcdB = append(plcdB, cell{gout[p.i][p.j], pt{p.i + loci, p.j + locj}})
+		}
+		var rems []pt
+		for _, p := range asindices(gi) {
+			inB := p.i >= loci && p.i < loci+oh && p.j >= locj && p.j < locj+ow
+			if !inB && loci+oh <= p.i && p.i <= h-oh+2 && p.j <= w-ow+2 {
+				rems = append(rems, p)
+			}
+		}
+		loc := choice(g, rems)
+		plcdA := shift(objA, loc.i, loc.j)
+		ul, lr := bounds(plcdA)
+		mp := ul.j + (lr.j-ul.j+1)/2
+		var objAc []cell
+		for _, p := range plcdA {
+			objAc = append(objAc, cell{ifElse(p.j < mp, c1, c2), p})
+		}
+		gi = paint(gi, plcdB)
+		if choice(g, []bool{true, false}) {
+			mir := make([]cell, len(objAc))
+			for k, c := range objAc {
+				mir[k] = cell{c.c, pt{c.p.i, ul.j + lr.j - c.p.j}}
+			}
+			gi = paint(gi, mir)
+		} else {
+			gi = paint(gi, objAc)
+		}
+		for k := range objAc {
+			objAc[k].p = pt{objAc[k].p.i - ul.i + 1, objAc[k].p.j - ul.j + 1}
+		}
+		gout = paint(gout, objAc)
 		rot := choice(g, []transform{identity, rot90, rot180, rot270})
 		return rot(gi), rot(gout)
 	}},
