@@ -1170,4 +1170,501 @@ var rearcGens12 = []rearcEntry{
 		rot := choice(g, []transform{identity, rot90, rot180, rot270})
 		return rot(gi), rot(gout)
 	}},
+	{"1f642eb9", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(6, 30), g.unif(6, 30)
+		ih := g.unif(2, min(h-4, 2*(h/3)))
+		iw := g.unif(2, min(w-4, 2*(w/3)))
+		loci, locj := g.randint(2, h-ih-2), g.randint(2, w-iw-2)
+		bs := sample(g, allColors, 2)
+		bgc, sqc := bs[0], bs[1]
+		remcols := without(allColors, bgc, sqc)
+		numcells := g.unif(1, 2*ih+2*iw-4)
+		b2i := func(b bool) int { return ifElse(b, 1, 0) }
+		c1, c2, c3, c4 := b2i(choice(g, []bool{true, false})), b2i(choice(g, []bool{true, false})), b2i(choice(g, []bool{true, false})), b2i(choice(g, []bool{true, false}))
+		var outs, ins []pt
+		for a := loci + 1 - c1; a < loci+ih-(1-c2); a++ {
+			outs, ins = append(outs, pt{a, 0}), append(ins, pt{a, locj})
+		}
+		for a := loci + 1 - c3; a < loci+ih-(1-c4); a++ {
+			outs, ins = append(outs, pt{a, w - 1}), append(ins, pt{a, locj + iw - 1})
+		}
+		for b := locj + c1; b < locj+iw-c3; b++ {
+			outs, ins = append(outs, pt{0, b}), append(ins, pt{loci, b})
+		}
+		for b := locj + c2; b < locj+iw-c4; b++ {
+			outs, ins = append(outs, pt{h - 1, b}), append(ins, pt{loci + ih - 1, b})
+		}
+		locs := sample(g, interval(0, 2*ih+2*iw-4), numcells)
+		ccols := sample(g, remcols, g.unif(1, 8))
+		var fo, fin []pt
+		for j := range outs {
+			if contains(locs, j) {
+				fo, fin = append(fo, outs[j]), append(fin, ins[j])
+			}
+		}
+		gi := fill(canvas(bgc, h, w), sqc, backdrop(pt{loci, locj}, pt{loci + ih - 1, locj + iw - 1}))
+		seq := make([]int, numcells)
+		for k := range seq {
+			seq[k] = choice(g, ccols)
+		}
+		for k, p := range fo {
+			gi = fill(gi, seq[k], []pt{p})
+		}
+		gout := gi
+		for k, p := range fin {
+			gout = fill(gout, seq[k], []pt{p})
+		}
+		return gi, gout
+	}},
+	{"ddf7fa4f", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		nocc := g.unif(1, min(w/3, h*w/36))
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		inds := map[pt]bool{}
+		for _, p := range asindices(gi) {
+			if p.i > 1 {
+				inds[p] = true
+			}
+		}
+		for succ, tr := 0, 0; succ < nocc && tr < 10*nocc; {
+			tr++
+			oh, ow := g.randint(2, 7), g.randint(2, 7)
+			jok := make([]bool, w)
+			for j := range w {
+				has := false
+				cant := false
+				for jj := j; jj < j+ow && jj < w; jj++ {
+					if gi[0][jj] == bgc {
+						has = true
+					} else {
+						cant = true
+					}
+				}
+				jok[j] = has && !cant
+			}
+			var cands []pt
+			for _, p := range asindices(gi) {
+				if inds[p] && p.i <= h-oh && p.j <= w-ow && jok[p.j] {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			l := choice(g, cands)
+			var tops []int
+			for jj := l.j; jj < l.j+ow; jj++ {
+				if jj < w && gi[0][jj] == bgc {
+					tops = append(tops, jj)
+				}
+			}
+			locat := choice(g, tops)
+			sq := backdrop(l, pt{l.i + oh - 1, l.j + ow - 1})
+			ok := true
+			for _, p := range sq {
+				if !inds[p] {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+			succ++
+			for _, p := range sq {
+				delete(inds, p)
+				for _, q := range dneighbors(p) {
+					delete(inds, q)
+				}
+			}
+			col := choice(g, remcols)
+			gr := choice(g, without(remcols, col))
+			gi = fill(gi, col, []pt{{0, locat}})
+			gout = fill(gout, col, []pt{{0, locat}})
+			gi, gout = fill(gi, gr, sq), fill(gout, col, sq)
+		}
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"5117e062", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		nobjs := g.unif(2, h*w/15)
+		maxtr := 4 * nobjs
+		done := false
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		gi := canvas(bgc, h, w)
+		var gout Grid
+		inds := toset(asindices(gi))
+		for tr, succ := 0, 0; tr < maxtr && succ < nobjs; {
+			oh, ow := g.randint(2, 6), g.randint(2, 6)
+			bx := asindices(canvas(-1, oh, ow))
+			nc := g.randint(3, oh*ow)
+			sp := choice(g, bx)
+			shp := grow(g, minus(bx, []pt{sp}), []pt{sp}, nc-1)
+			var obj []cell
+			if !done {
+				done = true
+				idx := choice(g, shp)
+				coll := choice(g, remcols)
+				coll2 := choice(g, without(remcols, coll))
+				obj = append(recolor(coll2, minus(shp, []pt{idx})), cell{coll, idx})
+				n := normalize(shp)
+				_, lr := bounds(n)
+				gout = fill(canvas(bgc, lr.i+1, lr.j+1), coll2, n)
+			} else {
+				obj = recolor(choice(g, remcols), shp)
+			}
+			var locopts []pt
+			for _, p := range asindices(gi) {
+				if inds[p] && p.i <= h-oh && p.j <= w-ow {
+					locopts = append(locopts, p)
+				}
+			}
+			tr++
+			if len(locopts) == 0 {
+				continue
+			}
+			loc := choice(g, locopts)
+			ok := true
+			for _, c := range obj {
+				if !inds[pt{c.p.i + loc.i, c.p.j + loc.j}] {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				plcd := make([]cell, len(obj))
+				for k, c := range obj {
+					plcd[k] = cell{c.c, pt{c.p.i + loc.i, c.p.j + loc.j}}
+					delete(inds, plcd[k].p)
+					for _, q := range neighbors(plcd[k].p) {
+						delete(inds, q)
+					}
+				}
+				gi = paint(gi, plcd)
+				succ++
+			}
+		}
+		return gi, gout
+	}},
+	{"60b61512", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 7)
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, cols)
+		ccols := sample(g, without(cols, bgc), g.unif(1, 8))
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		num := g.unif(1, h*w/20)
+		indss := toset(asindices(gi))
+		maxtrials := 4 * num
+		for tr, succ := 0, 0; succ < num && tr <= maxtrials; tr++ {
+			if len(indss) == 0 {
+				break
+			}
+			oh, ow := g.randint(2, 7), g.randint(2, 7)
+			var subs []pt
+			for _, p := range asindices(gi) {
+				if indss[p] && p.i < h-oh && p.j < w-ow {
+					subs = append(subs, p)
+				}
+			}
+			if len(subs) == 0 {
+				continue
+			}
+			l := choice(g, subs)
+			box0 := asindices(canvas(-1, oh, ow))
+			chch := choice(g, box0)
+			numcd := g.unif(0, oh*ow/2)
+			numc := choice(g, []int{numcd, oh*ow - numcd})
+			numc = min(max(2, numc), oh*ow-1)
+			shp := grow(g, minus(box0, []pt{chch}), []pt{chch}, numc)
+			obj := shift(shp, l.i, l.j)
+			ul, lr := bounds(obj)
+			bd := backdrop(ul, lr)
+			col := choice(g, ccols)
+			ok := true
+			for _, p := range bd {
+				if !indss[p] {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				gi = fill(gi, col, obj)
+				gout = fill(fill(gout, 7, bd), col, obj)
+				succ++
+				for _, p := range append(bd, outbox(ul, lr)...) {
+					delete(indss, p)
+				}
+			}
+		}
+		return gi, gout
+	}},
+	{"6aa20dc0", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		od := g.unif(2, 4)
+		ncellsextra := g.randint(1, max(1, (od*od-2)/2))
+		sinds := asindices(canvas(-1, od, od))
+		extra := sample(g, minus(sinds, []pt{{0, 0}, {od - 1, od - 1}}), ncellsextra)
+		extra = append(extra, choice(g, []pt{{0, 1}, {1, 0}}))
+		extra = append(extra, choice(g, []pt{{od - 2, od - 1}, {od - 1, od - 2}}))
+		c4 := sample(g, allColors, 4)
+		bgc, fgc, c1, c2 := c4[0], c4[1], c4[2], c4[3]
+		og := canvas(-1, od, od)
+		og = fill(og, fgc, extra)
+		og = fill(og, c1, []pt{{0, 0}})
+		og = fill(og, c2, []pt{{od - 1, od - 1}})
+		og = paint(og, func() []cell {
+			var cs []cell
+			for _, p := range asindices(og) {
+				if og[p.i][p.j] != -1 {
+					cs = append(cs, cell{og[p.i][p.j], pt{p.j, p.i}})
+				}
+			}
+			return cs
+		}())
+		if choice(g, []bool{true, false}) {
+			og = hmirror(og)
+		}
+		cellsOf := func(x Grid, at pt) []cell {
+			var cs []cell
+			for _, p := range asindices(x) {
+				if x[p.i][p.j] != -1 {
+					cs = append(cs, cell{x[p.i][p.j], pt{p.i + at.i, p.j + at.j}})
+				}
+			}
+			return cs
+		}
+		gi := canvas(bgc, h, w)
+		loci, locj := g.randint(0, h-od), g.randint(0, w-od)
+		gi = paint(gi, cellsOf(og, pt{loci, locj}))
+		gout := gi
+		inds := toset(asindices(gi))
+		clear := func(i0, j0, i1, j1 int) {
+			for _, p := range backdrop(pt{i0 - 1, j0 - 1}, pt{i1 + 1, j1 + 1}) {
+				delete(inds, p)
+			}
+		}
+		clear(loci, locj, loci+od-1, locj+od-1)
+		nocc := g.unif(1, max(1, h*w/(od*od*2)))
+		mfs := []transform{identity, dmirror, vmirror, cmirror, hmirror}
+		for succ, tr := 0, 0; succ < nocc && tr < 4*nocc; {
+			tr++
+			fac := g.randint(1, 4)
+			mf1, mf2 := choice(g, mfs), choice(g, mfs)
+			cobj := upscale(mf2(mf1(og)), fac)
+			ohx, owx := dims(cobj)
+			var cands []pt
+			for _, p := range asindices(gi) {
+				if inds[p] && p.i <= h-ohx && p.j <= w-owx {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			locc := choice(g, cands)
+			cobjo := cellsOf(cobj, locc)
+			ok := true
+			for _, c := range cobjo {
+				if !inds[c.p] {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+			succ++
+			var ps []pt
+			var cobji []cell
+			for _, c := range cobjo {
+				ps = append(ps, c.p)
+				if c.c != fgc {
+					cobji = append(cobji, c)
+				}
+			}
+			ul, lr := bounds(ps)
+			clear(ul.i, ul.j, lr.i, lr.j)
+			gi, gout = paint(gi, cobji), paint(gout, cobjo)
+		}
+		return gi, gout
+	}},
+	{"e50d258f", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 2)
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, cols)
+		remcols := without(cols, bgc)
+		padcol := choice(g, remcols)
+		remcols = without(remcols, padcol)
+		gi := canvas(bgc, h, w)
+		var gout Grid
+		num := g.unif(1, 10)
+		indss := toset(asindices(gi))
+		maxtrials := 4 * num
+		bound := 0
+		for tr, succ := 0, 0; succ < num && tr <= maxtrials; tr++ {
+			if len(remcols) == 0 || len(indss) == 0 {
+				break
+			}
+			oh, ow := g.randint(3, 8), g.randint(3, 8)
+			var subs []pt
+			for _, p := range asindices(gi) {
+				if indss[p] && p.i < h-oh && p.j < w-ow {
+					subs = append(subs, p)
+				}
+			}
+			if len(subs) == 0 {
+				continue
+			}
+			l := choice(g, subs)
+			lr := pt{l.i + oh - 1, l.j + ow - 1}
+			bd := backdrop(l, lr)
+			ok := true
+			for _, p := range bd {
+				if !indss[p] {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+			ccols := sample(g, remcols, g.unif(1, 7))
+			var numred int
+			if succ == 0 {
+				numred = g.unif(1, oh*ow)
+				bound = numred
+			} else {
+				numred = g.unif(0, min(oh*ow, bound-1))
+			}
+			cc := canvas(choice(g, ccols), oh, ow)
+			cci := asindices(cc)
+			reds := sample(g, cci, numred)
+			obj := append(withColors(minus(cci, reds), ccols, g), recolor(2, reds)...)
+			gi = paint(gi, func() []cell {
+				cs := make([]cell, len(obj))
+				for k, c := range obj {
+					cs[k] = cell{c.c, pt{c.p.i + l.i, c.p.j + l.j}}
+				}
+				return cs
+			}())
+			if gout == nil {
+				gout = paint(cc, obj)
+			}
+			succ++
+			for _, p := range append(bd, outbox(l, lr)...) {
+				delete(indss, p)
+			}
+		}
+		return gi, gout
+	}},
+	{"d9f24cd1", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(5, 30), g.unif(5, 30)
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		linc := choice(g, remcols)
+		remcols = without(remcols, linc)
+		dotc := choice(g, remcols)
+		maxnloc := (w - 2) / 2
+		spaced := func(n int) []int {
+			opts := interval(1, w-1)
+			var locs []int
+			for range n {
+				if len(opts) == 0 {
+					break
+				}
+				l := choice(g, opts)
+				opts = without(opts, l, l-1, l+1)
+				locs = append(locs, l)
+			}
+			return locs
+		}
+		locs := spaced(g.unif(1, maxnloc))
+		dotlocs := spaced(g.unif(1, maxnloc))
+		gi := canvas(bgc, h, w)
+		for _, l := range locs {
+			gi = fill(gi, linc, []pt{{h - 1, l}})
+		}
+		dotrows := make([]int, len(dotlocs))
+		for k, l := range dotlocs {
+			dotrows[k] = g.randint(1, h-2)
+			gi = fill(gi, dotc, []pt{{dotrows[k], l}})
+		}
+		gout := gi
+		for _, l := range locs {
+			if k := slices.Index(dotlocs, l); k >= 0 {
+				jj := dotrows[k]
+				gout = fill(gout, linc, connect(pt{h - 1, l}, pt{jj + 1, l}))
+				gout = fill(gout, linc, connect(pt{jj + 1, l + 1}, pt{0, l + 1}))
+			} else {
+				gout = fill(gout, linc, connect(pt{h - 1, l}, pt{0, l}))
+			}
+		}
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"0dfd9992", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		hp, wp := g.unif(2, h/2-1), g.unif(2, w/2-1)
+		bn := sample(g, allColors, 2)
+		bgc, noisec := bn[0], bn[1]
+		ccols := sample(g, without(allColors, noisec), g.unif(2, 9))
+		pat := canvas(-1, hp, wp)
+		pat = paint(pat, withColors(asindices(pat), ccols, g))
+		gout := canvas(bgc, h, w)
+		var locs []pt
+		for a := range h/hp + 1 {
+			for b := range w/wp + 1 {
+				locs = append(locs, pt{hp * a, wp * b})
+				t := pat
+				if b%2 == 1 {
+					t = vmirror(t)
+				}
+				if a%2 == 1 {
+					t = hmirror(t)
+				}
+				var cs []cell
+				for _, p := range asindices(t) {
+					cs = append(cs, cell{t[p.i][p.j], pt{p.i + hp*a, p.j + wp*b}})
+				}
+				gout = paint(gout, cs)
+			}
+		}
+		numpatches := g.unif(1, int(math.Sqrt(float64(h*w)))/2)
+		gi := gout
+		clean := func(rows Grid) int {
+			n := 0
+			for _, r := range rows {
+				if !contains(r, noisec) {
+					n++
+				}
+			}
+			return n
+		}
+		for succ, tr := 0, 0; succ < numpatches && tr < 5*numpatches; {
+			tr++
+			ph, pw := g.randint(2, 6), g.randint(2, 6)
+			loci, locj := g.randint(0, h-ph), g.randint(0, w-pw)
+			gi2 := fill(gi, noisec, backdrop(pt{loci, locj}, pt{loci + ph - 1, locj + pw - 1}))
+			whole := false
+			for _, l := range locs {
+				if l.i+hp > h || l.j+wp > w {
+					continue
+				}
+				if clean(crop(gi2, l.i, l.j, hp, wp)) == hp {
+					whole = true
+					break
+				}
+			}
+			if clean(gi2) >= 2 && clean(dmirror(gi2)) >= 2 && whole {
+				succ++
+				gi = gi2
+			}
+		}
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
 }
