@@ -117,3 +117,40 @@ func reversed2(s []pt) []pt {
 	}
 	return out
 }
+
+// trim is the grid without its outermost rows and columns.
+func trim(g Grid) Grid {
+	var out Grid
+	for _, row := range g[1 : len(g)-1] {
+		out = append(out, append([]int(nil), row[1:len(row)-1]...))
+	}
+	return out
+}
+
+// vupscale repeats each row f times.
+func vupscale(g Grid, f int) Grid {
+	var out Grid
+	for _, row := range g {
+		for range f {
+			out = append(out, append([]int(nil), row...))
+		}
+	}
+	return out
+}
+
+// hupscale repeats each column f times.
+func hupscale(g Grid, f int) Grid {
+	h, w := dims(g)
+	return build(h, w*f, func(i, j int) int { return g[i][j/f] })
+}
+
+// dmirrorP is dmirror on a patch: mirrored along the diagonal through its
+// upper-left corner.
+func dmirrorP(ps []pt) []pt {
+	ul, _ := bounds(ps)
+	out := make([]pt, len(ps))
+	for k, p := range ps {
+		out[k] = pt{p.j - ul.j + ul.i, p.i - ul.i + ul.j}
+	}
+	return out
+}

@@ -1667,4 +1667,378 @@ var rearcGens12 = []rearcEntry{
 		rot := choice(g, []transform{identity, rot90, rot180, rot270})
 		return rot(gi), rot(gout)
 	}},
+	{"c8cbb738", func(g *gen) (Grid, Grid) {
+		gh, gw := g.unif(3, 10), g.unif(3, 10)
+		h, w := g.unif(2*gh, 30), g.unif(2*gw, 30)
+		bgc := choice(g, allColors)
+		ccols := sample(g, without(allColors, bgc), g.unif(1, 9))
+		gi := canvas(bgc, h, w)
+		gout := canvas(bgc, gh, gw)
+		crns := []pt{{0, 0}, {0, gw - 1}, {gh - 1, 0}, {gh - 1, gw - 1}}
+		remring := minus(dedup(box(asindices(gout))), crns)
+		nrr := len(remring)
+		sc := ccols[0]
+		gout = fill(gout, sc, crns)
+		loci, locj := g.randint(0, h-gh), g.randint(0, w-gw)
+		gi = fill(gi, sc, shift(crns, loci, locj))
+		ccols = ccols[1:]
+		for _, c := range ccols {
+			if len(remring) < 3 {
+				break
+			}
+			obj := sample(g, remring, g.unif(3, max(3, min(len(remring), nrr/len(ccols)))))
+			vert, horiz := false, false
+			for _, p := range obj {
+				vert = vert || p.j == 0 || p.j == gw-1
+				horiz = horiz || p.i == 0 || p.i == gh-1
+			}
+			if !vert || !horiz {
+				continue
+			}
+			ul, lr := bounds(obj)
+			oh, ow := lr.i-ul.i+1, lr.j-ul.j+1
+			free := toset(ofcolor(gi, bgc))
+			objn := normalize(obj)
+			var cands2 []pt
+			for _, p := range ofcolor(gi, bgc) {
+				if p.i > h-oh || p.j > w-ow {
+					continue
+				}
+				ok := true
+				for _, q := range objn {
+					if !free[pt{q.i + p.i, q.j + p.j}] {
+						ok = false
+						break
+					}
+				}
+				if ok {
+					cands2 = append(cands2, p)
+				}
+			}
+			if len(cands2) > 0 {
+				loc := choice(g, cands2)
+				gi = fill(gi, c, shift(objn, loc.i, loc.j))
+				gout = fill(gout, c, obj)
+				remring = minus(remring, obj)
+			}
+		}
+		return gi, gout
+	}},
+	{"2dd70a9a", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 2, 3)
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bf := sample(g, cols, 2)
+		bgc, fgc := bf[0], bf[1]
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		var sp, ep, lns []pt
+		var bp1, bp2 pt
+		if choice(g, []bool{true, false}) {
+			oh, ow := g.unif(5, h-2), g.unif(3, w-2)
+			loci, locj := g.randint(1, h-oh-1), g.randint(1, w-ow-1)
+			hli := g.randint(loci+2, loci+oh-3)
+			sp = []pt{{loci + oh - 1, locj}, {loci + oh - 2, locj}}
+			ep = []pt{{loci, locj + ow - 1}, {loci + 1, locj + ow - 1}}
+			bp1, bp2 = pt{hli - 1, locj}, pt{hli, locj + ow}
+			lns = connect(pt{loci + oh - 1, locj}, pt{hli, locj})
+			lns = append(lns, connect(pt{hli, locj}, pt{hli, locj + ow - 1})...)
+			lns = append(lns, connect(pt{hli, locj + ow - 1}, pt{loci + 2, locj + ow - 1})...)
+		} else {
+			oh, ow := g.unif(3, h-2), g.unif(3, w-2)
+			loci, locj := g.randint(1, h-oh-1), g.randint(1, w-ow-1)
+			var sp1j, ep1j int
+			if choice(g, []bool{true, false}) {
+				sp1j, ep1j = g.randint(locj, locj+ow-3), locj
+			} else {
+				ep1j, sp1j = g.randint(locj, locj+ow-3), locj
+			}
+			sp = []pt{{loci, sp1j}, {loci, sp1j + 1}}
+			ep = []pt{{loci + oh - 1, ep1j}, {loci + oh - 1, ep1j + 1}}
+			bp1, bp2 = pt{loci, locj + ow}, pt{loci + oh, locj + ow - 1}
+			lns = connect(pt{loci, sp1j + 2}, pt{loci, locj + ow - 1})
+			lns = append(lns, connect(pt{loci, locj + ow - 1}, pt{loci + oh - 1, locj + ow - 1})...)
+			lns = append(lns, connect(pt{loci + oh - 1, ep1j + 2}, pt{loci + oh - 1, locj + ow - 1})...)
+		}
+		gi, gout = fill(fill(gi, 3, sp), 2, ep), fill(fill(gout, 3, sp), 2, ep)
+		bps := []pt{bp1, bp2}
+		gi, gout = fill(gi, fgc, bps), fill(gout, fgc, bps)
+		gout = fill(gout, 3, lns)
+		inds := ofcolor(gout, bgc)
+		noise := sample(g, inds, g.unif(0, len(inds)/2))
+		gi, gout = fill(gi, fgc, noise), fill(gout, fgc, noise)
+		mfs := []transform{identity, dmirror, cmirror, vmirror, hmirror, rot90, rot180, rot270}
+		for _, fn := range sample(g, mfs, choice(g, []int{1, 2})) {
+			gi, gout = fn(gi), fn(gout)
+		}
+		return gi, gout
+	}},
+	{"a78176bb", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(6, 30), g.unif(6, 30)
+		nlns := g.unif(1, (h+w)/8)
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		inds := toset(asindices(gi))
+		ingrid := func(ps []pt) []pt {
+			var out []pt
+			for _, p := range ps {
+				if p.i >= 0 && p.i < h && p.j >= 0 && p.j < w {
+					out = append(out, p)
+				}
+			}
+			return out
+		}
+		var spopts []pt
+		for idx := h - 5; idx >= 0; idx-- {
+			spopts = append(spopts, pt{idx, 0})
+		}
+		for idx := 1; idx < w-4; idx++ {
+			spopts = append(spopts, pt{0, idx})
+		}
+		upper := func(n int) []pt {
+			var ps []pt
+			for _, p := range asindices(canvas(-1, n, n)) {
+				if p.j >= p.i {
+					ps = append(ps, p)
+				}
+			}
+			return ps
+		}
+		diag := func(s pt) []pt {
+			var ps []pt
+			for k := range max(h, w) {
+				ps = append(ps, pt{s.i + k, s.j + k})
+			}
+			return ingrid(ps)
+		}
+		type tri struct{ tri, nexlin []pt }
+		for succ, tr := 0, 0; succ < nlns && tr < 10*nlns; {
+			tr++
+			if len(spopts) == 0 {
+				break
+			}
+			sp := choice(g, spopts)
+			ln := ingrid(shoot(sp, 1, 1))
+			ok := true
+			for _, p := range ln {
+				if !inds[p] {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+			trid1 := g.randint(2, min(5, len(ln)-3))
+			trid2 := g.randint(2, min(5, len(ln)-3))
+			tri1 := upper(trid1)
+			l1 := choice(g, ln[1:len(ln)-trid1-1])
+			tri2 := dmirrorP(upper(trid2))
+			l2 := choice(g, ln[1:len(ln)-trid2-1])
+			nexlin2 := diag(pt{sp.i, sp.j - trid2 - 2})
+			nexlin1 := diag(pt{sp.i - trid1 - 2, sp.j})
+			opts := sample(g, []tri{{shift(tri1, l1.i, l1.j+1), nexlin1}, {shift(tri2, l2.i+1, l2.j), nexlin2}}, 2)
+			var lncol, tricol int
+			for idx, o := range opts {
+				fullobj := append(append(append([]pt(nil), ln...), o.tri...), o.nexlin...)
+				if idx == 0 {
+					lt := sample(g, remcols, 2)
+					lncol, tricol = lt[0], lt[1]
+				} else {
+					tricol = choice(g, without(remcols, lncol))
+				}
+				if idx == 0 {
+					ok := true
+					for _, p := range fullobj {
+						if !inds[p] {
+							ok = false
+							break
+						}
+					}
+					if !ok {
+						continue
+					}
+				}
+				succ++
+				for _, p := range fullobj {
+					delete(inds, p)
+					for _, q := range neighbors(p) {
+						delete(inds, q)
+					}
+				}
+				gi = fill(fill(gi, tricol, o.tri), lncol, ln)
+				gout = fill(fill(gout, lncol, ln), lncol, o.nexlin)
+			}
+		}
+		if choice(g, []bool{true, false}) {
+			return hmirror(gi), hmirror(gout)
+		}
+		return gi, gout
+	}},
+	{"6ecd11f4", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(2, 7), g.unif(2, 7)
+		bf := sample(g, allColors, 2)
+		bgc, fgc := bf[0], bf[1]
+		remcols := without(allColors, bgc)
+		ccols := sample(g, remcols, g.unif(2, 9))
+		inds := asindices(canvas(bgc, h, w))
+		nlocsd := g.unif(0, h*w/2)
+		nlocs := choice(g, []int{nlocsd, h*w - nlocsd})
+		nlocs = min(max(3, nlocs), h*w-1)
+		sp := choice(g, inds)
+		shp := normalize(grow(g, minus(inds, []pt{sp}), []pt{sp}, nlocs))
+		_, lr := bounds(shp)
+		h, w = lr.i+1, lr.j+1
+		canv := canvas(bgc, h, w)
+		objbase := fill(canv, fgc, shp)
+		hscf := g.unif(2, (3*h+1)/h)
+		wscf := g.unif(2, (3*w+1)/w)
+		big := hupscale(vupscale(objbase, hscf), wscf)
+		oh, ow := dims(big)
+		inds = asindices(canv)
+		objx := withColors(inds, ccols, g)
+		same := true
+		for _, c := range objx {
+			same = same && c.c == objx[0].c
+		}
+		if same {
+			objx[0].c = choice(g, without(ccols, objx[0].c))
+		}
+		fullh := g.unif(hscf*h+h+1, 30)
+		fullw := g.unif(wscf*w+w+1, 30)
+		gi := canvas(bgc, fullh, fullw)
+		for try := 0; try < 1000; try++ {
+			loci, locj := g.randint(0, fullh-oh), g.randint(0, fullw-ow)
+			gix := copyGrid(gi)
+			for _, p := range asindices(big) {
+				gix[p.i+loci][p.j+locj] = big[p.i][p.j]
+			}
+			ofc := ofcolor(gix, fgc)
+			bad := toset(ofc)
+			for _, p := range ofc {
+				for _, q := range neighbors(p) {
+					bad[q] = true
+				}
+			}
+			var scands []pt
+			for _, p := range asindices(gix) {
+				if !bad[p] && p.i <= fullh-oh && p.j <= fullw-ow {
+					scands = append(scands, p)
+				}
+			}
+			if len(scands) == 0 {
+				continue
+			}
+			locc := choice(g, scands)
+			ok := true
+			for _, c := range objx {
+				q := pt{c.p.i + locc.i, c.p.j + locc.j}
+				if q.i >= fullh || q.j >= fullw || bad[q] {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				sh := make([]cell, len(objx))
+				for k, c := range objx {
+					sh[k] = cell{c.c, pt{c.p.i + locc.i, c.p.j + locc.j}}
+				}
+				gi = paint(gix, sh)
+				break
+			}
+		}
+		gout := fill(paint(canv, objx), bgc, ofcolor(objbase, bgc))
+		return gi, gout
+	}},
+	{"39e1d7f9", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(5, 10), g.unif(5, 10)
+		c3 := sample(g, allColors, 3)
+		bgc, linc, dotc := c3[0], c3[1], c3[2]
+		remcols := without(allColors, bgc, linc, dotc)
+		gi := canvas(bgc, h, w)
+		loci, locj := g.randint(1, h-2), g.randint(1, w-2)
+		if h == 5 {
+			loci = choice(g, []int{1, h - 2})
+		}
+		if w == 5 {
+			locj = choice(g, []int{1, w - 2})
+		}
+		npix := g.unif(1, 8)
+		ccols := sample(g, remcols, g.unif(1, 7))
+		ctr := pt{loci, locj}
+		pixs := []pt{ctr}
+		in := map[pt]bool{ctr: true}
+		for range npix {
+			var cands []pt
+			for _, p := range neighbors(ctr) {
+				if in[p] {
+					continue
+				}
+				for _, q := range dneighbors(p) {
+					if in[q] {
+						cands = append(cands, p)
+						break
+					}
+				}
+			}
+			p := choice(g, cands)
+			pixs = append(pixs, p)
+			in[p] = true
+		}
+		obj := withColors(pixs[1:], ccols, g)
+		gi = paint(fill(gi, dotc, []pt{ctr}), obj)
+		gout := gi
+		noccs := g.unif(1, h*w/(2*len(obj)+1))
+		maxtr := 6 * noccs
+		inds := toset(ofcolor(gi, bgc))
+		for _, p := range neighbors(ctr) {
+			for _, q := range dneighbors(p) {
+				delete(inds, q)
+			}
+		}
+		failed := map[pt]bool{}
+		for succ, tr := 0, 0; (tr < maxtr && succ < noccs) || succ == 0; {
+			var lop []pt
+			for _, p := range asindices(gi) {
+				if inds[p] && !failed[p] {
+					lop = append(lop, p)
+				}
+			}
+			if len(lop) == 0 {
+				break
+			}
+			tr++
+			l := choice(g, lop)
+			plcd := make([]cell, len(obj))
+			ok := true
+			for k, c := range obj {
+				plcd[k] = cell{c.c, pt{c.p.i - loci + l.i, c.p.j - locj + l.j}}
+				ok = ok && inds[plcd[k].p]
+			}
+			if !ok {
+				failed[l] = true
+				continue
+			}
+			for _, c := range plcd {
+				delete(inds, c.p)
+			}
+			delete(inds, l)
+			succ++
+			gi = fill(gi, dotc, []pt{l})
+			gout = paint(fill(gout, dotc, []pt{l}), plcd)
+		}
+		hfac := g.unif(1, (30-h+1)/h)
+		wfac := g.unif(1, (30-w+1)/w)
+		fullh, fullw := hfac*h+h-1, wfac*w+w-1
+		blow := func(x Grid) Grid {
+			out := canvas(linc, fullh, fullw)
+			bd := asindices(canvas(-1, hfac, wfac))
+			for a := range h {
+				for b := range w {
+					out = fill(out, x[a][b], shift(bd, a*(hfac+1), b*(wfac+1)))
+				}
+			}
+			return out
+		}
+		return blow(gi), blow(gout)
+	}},
 }
