@@ -2041,4 +2041,285 @@ var rearcGens12 = []rearcEntry{
 		}
 		return blow(gi), blow(gout)
 	}},
+	{"e73095fd", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 4)
+		var gi, gout, lastIn, lastOut Grid
+		for try := 0; try < 200; try++ {
+			h, w := g.unif(10, 32), g.unif(10, 32)
+			bf := sample(g, cols, 2)
+			bgc, fgc := bf[0], bf[1]
+			gi = canvas(bgc, h, w)
+			nsplits := g.unif(2, min(h, w)/3)
+			for range nsplits {
+				var hobjs, wobjs []object
+				for _, o := range objects(gi) {
+					if o.color != bgc {
+						continue
+					}
+					ul, lr := bounds(o.cells)
+					if lr.i-ul.i+1 > 6 {
+						hobjs = append(hobjs, o)
+					}
+					if lr.j-ul.j+1 > 6 {
+						wobjs = append(wobjs, o)
+					}
+				}
+				type group struct {
+					objs []object
+					ax   int
+				}
+				var cgroups []group
+				if len(hobjs) > 0 {
+					cgroups = append(cgroups, group{hobjs, 0})
+				}
+				if len(wobjs) > 0 {
+					cgroups = append(cgroups, group{wobjs, 1})
+				}
+				if len(cgroups) == 0 {
+					break
+				}
+				grp := choice(g, cgroups)
+				obj := choice(g, grp.objs)
+				ul, lr := bounds(obj.cells)
+				var bar []pt
+				if grp.ax == 0 {
+					iloc := g.randint(ul.i+3, lr.i+1-3)
+					for _, p := range obj.cells {
+						if p.i == iloc {
+							bar = append(bar, p)
+						}
+					}
+				} else {
+					jloc := g.randint(ul.j+3, lr.j+1-3)
+					for _, p := range obj.cells {
+						if p.j == jloc {
+							bar = append(bar, p)
+						}
+					}
+				}
+				gi = fill(gi, fgc, bar)
+			}
+			count := func(ps []pt) int {
+				n := 0
+				for _, p := range dedup(ps) {
+					if p.i >= 0 && p.i < h && p.j >= 0 && p.j < w && gi[p.i][p.j] == fgc {
+						n++
+					}
+				}
+				return n
+			}
+			in34 := func(n int) bool { return n == 3 || n == 4 }
+			var copts []pt
+			for _, p := range ofcolor(gi, fgc) {
+				if count(dneighbors(p)) > 2 && in34(count(box([]pt{{p.i - 2, p.j - 2}, {p.i + 2, p.j + 2}}))) {
+					copts = append(copts, p)
+				}
+			}
+			if len(copts) == 0 {
+				continue
+			}
+			noccs := g.unif(1, len(copts))
+			noccs = g.unif(noccs, len(copts))
+			occs := sample(g, copts, noccs)
+			gout = gi
+			forb := map[pt]bool{}
+			for _, occ := range occs {
+				ulci, ulcj, lrci, lrcj := occ.i-1, occ.j-1, occ.i+1, occ.j+1
+				if !in34(count(box([]pt{{ulci, ulcj}, {lrci, lrcj}}))) {
+					continue
+				}
+				var boptions [][]pt
+				for _, a := range []int{-2, -1, 0} {
+					for _, b := range []int{-2, -1, 0} {
+						for _, c := range []int{0, 1, 2} {
+							for _, d := range []int{0, 1, 2} {
+								bx := box([]pt{{ulci + a, ulcj + b}, {lrci + c, lrcj + d}})
+								var clipped []pt
+								for _, p := range bx {
+									if p.i >= 0 && p.i < h && p.j >= 0 && p.j < w {
+										clipped = append(clipped, p)
+									}
+								}
+								if len(clipped) == 0 || !in34(count(clipped)) {
+									continue
+								}
+								cul, clr := bounds(clipped)
+								if !in34(count(outbox(cul, clr))) {
+									continue
+								}
+								ul, lr := bounds(bx)
+								free := true
+								for _, p := range backdrop(ul, lr) {
+									if forb[p] {
+										free = false
+										break
+									}
+								}
+								if free {
+									boptions = append(boptions, bx)
+								}
+							}
+						}
+					}
+				}
+				if len(boptions) > 0 {
+					bx := choice(g, boptions)
+					ul, lr := bounds(bx)
+					bd := backdrop(ul, lr)
+					gi = fill(fill(gi, bgc, bd), fgc, bx)
+					gout = fill(fill(gout, 4, bd), fgc, bx)
+					for _, p := range bd {
+						forb[p] = true
+					}
+				}
+			}
+			gi, gout = trim(gi), trim(gout)
+			lastIn, lastOut = gi, gout
+			if palette(gout)[4] {
+				return gi, gout
+			}
+		}
+		if lastIn == nil { // 200 draws without a candidate: never seen
+			lastIn = trim(gi)
+			lastOut = lastIn
+		}
+		return lastIn, lastOut
+	}},
+	{"72ca375d", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		nobjs := g.unif(1, h*w/25)
+		srcobjh := g.unif(2, 8)
+		srcobjwh := g.unif(1, 4)
+		bnds := asindices(canvas(-1, srcobjh, srcobjwh))
+		sp := pt{g.randint(0, srcobjh-1), srcobjwh - 1}
+		n := srcobjh * srcobjwh
+		ncellsd := g.unif(0, n/2)
+		ncells1 := choice(g, []int{ncellsd, n - ncellsd})
+		ncells2 := g.unif(1, n)
+		ncells := min(max(1, (ncells1+ncells2)/2), n, h*w/2-1)
+		src := normalize(grow(g, minus(bnds, []pt{sp}), []pt{sp}, ncells-1))
+		_, lr := bounds(src)
+		sw := lr.j + 1
+		for _, p := range src {
+			src = append(src, pt{p.i, 2*sw - 1 - p.j})
+		}
+		_, lr = bounds(src)
+		srch, srcw := lr.i+1, lr.j+1
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		trgc := choice(g, remcols)
+		gout := fill(canvas(bgc, srch, srcw), trgc, src)
+		loci, locj := g.randint(0, h-srch), g.randint(0, w-srcw)
+		gi := canvas(bgc, h, w)
+		shftd := shift(src, loci, locj)
+		gi = fill(gi, trgc, shftd)
+		indss := toset(asindices(gi))
+		block := func(ps []pt) {
+			for _, p := range ps {
+				delete(indss, p)
+				for _, q := range neighbors(p) {
+					delete(indss, q)
+				}
+			}
+		}
+		block(shftd)
+		remcands := toset(minus(asindices(canvas(-1, 8, 8)), src))
+		symmetric := func(ps []pt) bool {
+			ul, lr := bounds(ps)
+			s := toset(ps)
+			for _, p := range ps {
+				if !s[pt{p.i, ul.j + lr.j - p.j}] {
+					return false
+				}
+			}
+			return true
+		}
+		for tr, succ := 0, 0; succ < nobjs && tr <= 4*nobjs; {
+			if len(indss) == 0 {
+				break
+			}
+			var newobj []pt
+			for try := 0; try < 1000; try++ {
+				cur := toset(src)
+				numpert := 64 - g.unif(1, 63)
+				for range numpert {
+					isadd := choice(g, []bool{true, false})
+					if isadd && len(cur) < 64 {
+						var cndds []pt
+						for _, p := range asindices(canvas(-1, 8, 8)) {
+							if !remcands[p] || cur[p] {
+								continue
+							}
+							for _, q := range neighbors(p) {
+								if cur[q] {
+									cndds = append(cndds, p)
+									break
+								}
+							}
+						}
+						if len(cndds) == 0 {
+							break
+						}
+						cur[choice(g, cndds)] = true
+					}
+					if !isadd && len(cur) > 2 {
+						var els []pt
+						for _, p := range asindices(canvas(-1, 8, 8)) {
+							if cur[p] {
+								els = append(els, p)
+							}
+						}
+						delete(cur, choice(g, els))
+					}
+				}
+				var ps []pt
+				for _, p := range asindices(canvas(-1, 8, 8)) {
+					if cur[p] {
+						ps = append(ps, p)
+					}
+				}
+				ps = normalize(ps)
+				_, lr := bounds(ps)
+				cc := fill(canvas(-1, lr.i+3, lr.j+3), -2, shift(ps, 1, 1))
+				cc2 := compress(cc)
+				var best []pt
+				for _, o := range objectsDiag(cc2) {
+					if o.color == -2 && len(o.cells) > len(best) {
+						best = o.cells
+					}
+				}
+				newobj = best
+				if !symmetric(newobj) {
+					break
+				}
+			}
+			col := choice(g, remcols)
+			var loccands []pt
+			for _, p := range asindices(gi) {
+				if !indss[p] {
+					continue
+				}
+				ok := true
+				for _, q := range newobj {
+					if !indss[pt{q.i + p.i, q.j + p.j}] {
+						ok = false
+						break
+					}
+				}
+				if ok {
+					loccands = append(loccands, p)
+				}
+			}
+			if len(loccands) == 0 {
+				tr++
+				continue
+			}
+			l := choice(g, loccands)
+			placed := shift(newobj, l.i, l.j)
+			gi = fill(gi, col, placed)
+			succ++
+			block(placed)
+		}
+		return gi, gout
+	}},
 }
