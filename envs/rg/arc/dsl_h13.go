@@ -1,0 +1,142 @@
+package arc
+
+// DSL helpers for the thirteenth batch of ported generators.
+
+// dneighbors are the four cells 4-adjacent to p (possibly outside the grid).
+func dneighbors(p pt) []pt {
+	return []pt{{p.i - 1, p.j}, {p.i + 1, p.j}, {p.i, p.j - 1}, {p.i, p.j + 1}}
+}
+
+// mostcolor is the DSL's mostcolor on a grid: the most common colour, the
+// smallest one on a tie (as max over a small-int set picks).
+func mostcolor(g Grid) int {
+	var n [10]int
+	for _, row := range g {
+		for _, v := range row {
+			if v >= 0 && v < 10 {
+				n[v]++
+			}
+		}
+	}
+	best := 0
+	for c := 1; c < 10; c++ {
+		if n[c] > n[best] {
+			best = c
+		}
+	}
+	return best
+}
+
+// objectsX is the DSL's objects(grid, univalued, diagonal, without_bg),
+// each object a list of cells, found row by row.
+func objectsX(g Grid, univalued, diagonal, withoutBg bool) [][]cell {
+	h, w := dims(g)
+	bg := -100
+	if withoutBg {
+		bg = mostcolor(g)
+	}
+	around := dneighbors
+	if diagonal {
+		around = neighbors
+	}
+	seen := make([][]bool, h)
+	for i := range seen {
+		seen[i] = make([]bool, w)
+	}
+	var objs [][]cell
+	for _, start := range asindices(g) {
+		val := g[start.i][start.j]
+		if seen[start.i][start.j] || val == bg {
+			continue
+		}
+		var obj []cell
+		stack := []pt{start}
+		seen[start.i][start.j] = true
+		for len(stack) > 0 {
+			p := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			obj = append(obj, cell{g[p.i][p.j], p})
+			for _, q := range around(p) {
+				if q.i < 0 || q.i >= h || q.j < 0 || q.j >= w || seen[q.i][q.j] {
+					continue
+				}
+				v := g[q.i][q.j]
+				if (univalued && v == val) || (!univalued && v != bg) {
+					seen[q.i][q.j] = true
+					stack = append(stack, q)
+				}
+			}
+		}
+		objs = append(objs, obj)
+	}
+	return objs
+}
+
+// toindices is the DSL's toindices on an object.
+func toindices(o []cell) []pt {
+	ps := make([]pt, len(o))
+	for k, c := range o {
+		ps[k] = c.p
+	}
+	return ps
+}
+
+// center is the DSL's center: the middle of the patch's bounding box.
+func center(ps []pt) pt {
+	ul, lr := bounds(ps)
+	return pt{ul.i + (lr.i-ul.i+1)/2, ul.j + (lr.j-ul.j+1)/2}
+}
+
+// inGrid reports whether p lies in an h×w grid.
+func inGrid(p pt, h, w int) bool { return p.i >= 0 && p.i < h && p.j >= 0 && p.j < w }
+
+// clip keeps the points inside an h×w grid (the DSL's "& asindices(grid)").
+func clip(ps []pt, h, w int) []pt {
+	var out []pt
+	for _, p := range ps {
+		if inGrid(p, h, w) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ptSet is a set of points.
+type ptSet map[pt]bool
+
+func setOf(ps []pt) ptSet {
+	s := make(ptSet, len(ps))
+	for _, p := range ps {
+		s[p] = true
+	}
+	return s
+}
+
+// has reports whether every point is in the set (the DSL's issubset).
+func (s ptSet) has(ps []pt) bool {
+	for _, p := range ps {
+		if !s[p] {
+			return false
+		}
+	}
+	return true
+}
+
+func (s ptSet) drop(ps []pt) {
+	for _, p := range ps {
+		delete(s, p)
+	}
+}
+
+// in lists the set's points in the order they appear in order.
+func (s ptSet) in(order []pt) []pt {
+	var out []pt
+	for _, p := range order {
+		if s[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+var allTransforms = []transform{identity, dmirror, cmirror, vmirror, hmirror, rot90, rot180, rot270}
