@@ -2,6 +2,8 @@ package arc
 
 // DSL helpers for the thirteenth batch of ported generators.
 
+import "slices"
+
 // dneighbors are the four cells 4-adjacent to p (possibly outside the grid).
 func dneighbors(p pt) []pt {
 	return []pt{{p.i - 1, p.j}, {p.i + 1, p.j}, {p.i, p.j - 1}, {p.i, p.j + 1}}
@@ -140,3 +142,57 @@ func (s ptSet) in(order []pt) []pt {
 }
 
 var allTransforms = []transform{identity, dmirror, cmirror, vmirror, hmirror, rot90, rot180, rot270}
+
+// hmirrorP is the DSL's hmirror on indices: flipped within their own rows.
+func hmirrorP(ps []pt) []pt {
+	if len(ps) == 0 {
+		return nil
+	}
+	ul, lr := bounds(ps)
+	out := make([]pt, len(ps))
+	for k, p := range ps {
+		out[k] = pt{ul.i + lr.i - p.i, p.j}
+	}
+	return out
+}
+
+// dedupeRows is the DSL's dedupe on a grid's rows.
+func dedupeRows(g Grid) Grid {
+	var out Grid
+	for _, r := range g {
+		if !slices.ContainsFunc(out, func(o []int) bool { return slices.Equal(o, r) }) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// corners is the DSL's corners: the four corners of the bounding box.
+func corners(ps []pt) []pt {
+	ul, lr := bounds(ps)
+	return dedup([]pt{ul, {ul.i, lr.j}, {lr.i, ul.j}, lr})
+}
+
+// bordering is the DSL's bordering: the patch touches the grid's edge.
+func bordering(ps []pt, g Grid) bool {
+	h, w := dims(g)
+	for _, p := range ps {
+		if p.i == 0 || p.j == 0 || p.i == h-1 || p.j == w-1 {
+			return true
+		}
+	}
+	return false
+}
+
+// colorcount is the DSL's colorcount on a grid.
+func colorcount(g Grid, c int) int {
+	n := 0
+	for _, row := range g {
+		for _, v := range row {
+			if v == c {
+				n++
+			}
+		}
+	}
+	return n
+}

@@ -184,4 +184,211 @@ var rearcGens13 = []rearcEntry{
 		}
 		return gi, gout
 	}},
+	{"780d0b14", func(g *gen) (Grid, Grid) {
+		nh, nw := g.unif(2, 6), g.unif(2, 6)
+		bgc := choice(g, allColors)
+		ccols := sample(g, without(allColors, bgc), g.unif(3, 9))
+		draw := func() Grid { return build(nh, nw, func(int, int) int { return choice(g, ccols) }) }
+		gout := draw()
+		for tr := 0; tr < 1000 && (len(dedupeRows(gout)) < nh || len(dedupeRows(dmirror(gout))) < nw); tr++ {
+			gout = draw()
+		}
+		h, w := g.unif(3*nh-1, 30), g.unif(3*nw-1, 30)
+		hdist, wdist := make([]int, nh), make([]int, nw)
+		for k := range hdist {
+			hdist[k] = 2
+		}
+		for k := range wdist {
+			wdist[k] = 2
+		}
+		for range h - 3*nh + 1 {
+			hdist[g.randint(0, nh-1)]++
+		}
+		for range w - 3*nw + 1 {
+			wdist[g.randint(0, nw-1)]++
+		}
+		var rows, cols []int
+		for k, n := range hdist {
+			for range n {
+				rows = append(rows, k)
+			}
+			rows = append(rows, -1)
+		}
+		for k, n := range wdist {
+			for range n {
+				cols = append(cols, k)
+			}
+			cols = append(cols, -1)
+		}
+		gi := build(h, w, func(i, j int) int {
+			if rows[i] < 0 || cols[j] < 0 {
+				return bgc
+			}
+			return gout[rows[i]][cols[j]]
+		})
+		for _, o := range objectsX(gi, true, false, false) {
+			if o[0].c == bgc {
+				continue
+			}
+			gi = fill(gi, bgc, sample(g, toindices(o), g.unif(1, len(o)/2)))
+		}
+		return gi, gout
+	}},
+	{"3906de3d", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(5, 30), g.unif(5, 30)
+		oh, ow := g.unif(2, h/2), g.unif(3, w-2)
+		c3 := sample(g, allColors, 3)
+		bgc, boxc, linc := c3[0], c3[1], c3[2]
+		locj := g.randint(1, w-ow-1)
+		gi := fill(canvas(bgc, h, w), boxc, backdrop(pt{0, locj}, pt{oh - 1, locj + ow - 1}))
+		cutoffs := make([]int, ow)
+		for k := range cutoffs {
+			cutoffs[k] = g.randint(1, oh-1)
+		}
+		for k, co := range cutoffs {
+			gi = fill(gi, bgc, connect(pt{co, locj + k}, pt{oh - 1, locj + k}))
+		}
+		lnlocs := sample(g, interval(locj, locj+ow), g.unif(1, ow-1))
+		gout := gi
+		for k, co := range cutoffs {
+			jj := locj + k
+			if slices.Contains(lnlocs, jj) {
+				lineh := g.randint(1, h-co-1)
+				gi = fill(gi, linc, connect(pt{h - lineh, jj}, pt{h - 1, jj}))
+				gout = fill(gout, linc, connect(pt{co, jj}, pt{co + lineh - 1, jj}))
+			}
+		}
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"1c786137", func(g *gen) (Grid, Grid) {
+		cols := interval(1, 10)
+		h, w := g.unif(3, 30), g.unif(3, 30)
+		c := canvas(0, h, w)
+		inds := asindices(c)
+		numNoise := g.unif(0, h*w)
+		numCols := g.unif(1, 8)
+		noiseinds := sample(g, inds, numNoise)
+		colset := sample(g, cols, numCols)
+		trgcol := choice(g, without(cols, colset...))
+		gi := paint(c, withColors(noiseinds, colset, g))
+		boxh, boxw := g.unif(3, max(3, h/2)), g.unif(3, max(3, w/2))
+		boxi := choice(g, interval(0, h-boxh+1))
+		boxj := choice(g, interval(0, w-boxw+1))
+		gi = fill(gi, trgcol, box([]pt{{boxi, boxj}, {boxi + boxh - 1, boxj + boxw - 1}}))
+		return gi, crop(gi, boxi+1, boxj+1, boxh-2, boxw-2)
+	}},
+	{"6855a6e4", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(4, 30)
+		fullh, fullw := g.unif(10, h), g.unif(3, w)
+		c3 := sample(g, allColors, 3)
+		bgc, objc, boxc := c3[0], c3[1], c3[2]
+		loci, locj := g.randint(0, h-fullh), g.randint(0, w-fullw)
+		canvi, canvo := canvas(bgc, fullh, fullw), canvas(bgc, fullh, fullw)
+		objh := (fullh/2 - 3) / 2
+		br := append(connect(pt{objh + 1, 0}, pt{objh + 1, fullw - 1}), pt{objh + 2, 0}, pt{objh + 2, fullw - 1})
+		cands := backdrop(pt{0, 1}, pt{objh - 1, fullw - 2})
+		for range 2 {
+			canvi, canvo = fill(canvi, boxc, br), fill(canvo, boxc, br)
+			n := objh * (fullw - 2)
+			ncellsd := g.unif(0, n/2)
+			ncells := choice(g, []int{ncellsd, n - ncellsd})
+			ncells = min(max(1, ncells), n)
+			cells := sample(g, cands, ncells)
+			canvi = fill(canvi, objc, cells)
+			canvo = fill(canvo, objc, shift(hmirrorP(cells), objh+3, 0))
+			canvi, canvo = hmirror(canvi), hmirror(canvo)
+		}
+		place := func(cv Grid) Grid {
+			out := canvas(bgc, h, w)
+			for i := range fullh {
+				copy(out[loci+i][locj:], cv[i])
+			}
+			return out
+		}
+		gi, gout := place(canvi), place(canvo)
+		if choice(g, []bool{true, false}) {
+			return dmirror(gi), dmirror(gout)
+		}
+		return gi, gout
+	}},
+	{"bdad9b1f", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 4)
+		h, w := g.unif(4, 30), g.unif(4, 30)
+		numh, numw := g.unif(1, h/2-1), g.unif(1, w/2-1)
+		hlocs := sample(g, interval(2, h-1), numh)
+		wlocs := sample(g, interval(2, w-1), numw)
+		numcols := g.unif(2, 8)
+		bgc := choice(g, cols)
+		ccols := sample(g, without(cols, bgc), numcols)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		slices.Sort(hlocs)
+		slices.Sort(wlocs)
+		fc := -1
+		for _, ii := range hlocs {
+			col := choice(g, without(ccols, fc))
+			fc = col
+			objw := g.randint(2, ii)
+			gi = fill(gi, col, connect(pt{ii, 0}, pt{ii, objw - 1}))
+			gout = fill(gout, col, connect(pt{ii, 0}, pt{ii, w - 1}))
+		}
+		fc = -1
+		for _, jj := range wlocs {
+			col := choice(g, without(ccols, fc))
+			fc = col
+			objh := g.randint(2, jj)
+			gi = fill(gi, col, connect(pt{0, jj}, pt{objh - 1, jj}))
+			gout = fill(gout, col, connect(pt{0, jj}, pt{h - 1, jj}))
+		}
+		var yells []pt
+		for _, i := range hlocs {
+			for _, j := range wlocs {
+				yells = append(yells, pt{i, j})
+			}
+		}
+		gout = fill(gout, 4, yells)
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"00d62c1b", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 4)
+		h, w := g.unif(5, 30), g.unif(5, 30)
+		bf := sample(g, cols, 2)
+		bgc, fgc := bf[0], bf[1]
+		gi := canvas(bgc, h, w)
+		nblocks := g.unif(1, h*w/20)
+		all := asindices(gi)
+		inds := setOf(all)
+		succ := 0
+		for tr := 0; succ < nblocks && tr < 5*nblocks; tr++ {
+			oh, ow := g.randint(3, 8), g.randint(3, 8)
+			var cands []pt
+			for _, p := range inds.in(all) {
+				if p.i <= h-oh && p.j <= w-ow {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			loc := choice(g, cands)
+			bx := dedup(box([]pt{loc, {loc.i + oh - 1, loc.j + ow - 1}}))
+			bx = minus(bx, sample(g, corners(bx), g.randint(0, 4)))
+			if inds.has(bx) && len(inds)-len(bx) > h*w/2+1 {
+				gi = fill(gi, fgc, bx)
+				succ++
+				inds.drop(bx)
+			}
+		}
+		maxnnoise := max(0, h*w/2-1-colorcount(gi, fgc))
+		noise := sample(g, inds.in(all), g.unif(0, maxnnoise))
+		gi = fill(gi, fgc, noise)
+		var res []pt
+		for _, o := range objectsX(gi, true, false, false) {
+			if o[0].c == bgc && !bordering(toindices(o), gi) {
+				res = append(res, toindices(o)...)
+			}
+		}
+		return gi, fill(gi, 4, res)
+	}},
 }
