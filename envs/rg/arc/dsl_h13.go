@@ -196,3 +196,36 @@ func colorcount(g Grid, c int) int {
 	}
 	return n
 }
+
+// trim is the DSL's trim: the grid without its border.
+func trim(g Grid) Grid {
+	h, w := dims(g)
+	return crop(g, 1, 1, h-2, w-2)
+}
+
+// frontiers is the DSL's frontiers: the grid's single-colour rows, then
+// its single-colour columns.
+func frontiers(g Grid) [][]cell {
+	h, w := dims(g)
+	var out [][]cell
+	for i := range h {
+		if len(palette(g[i:i+1])) == 1 {
+			var f []cell
+			for j := range w {
+				f = append(f, cell{g[i][j], pt{i, j}})
+			}
+			out = append(out, f)
+		}
+	}
+	t := dmirror(g)
+	for j := range w {
+		if len(palette(t[j:j+1])) == 1 {
+			var f []cell
+			for i := range h {
+				f = append(f, cell{g[i][j], pt{i, j}})
+			}
+			out = append(out, f)
+		}
+	}
+	return out
+}

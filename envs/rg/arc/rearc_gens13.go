@@ -391,4 +391,228 @@ var rearcGens13 = []rearcEntry{
 		}
 		return gi, fill(gi, 4, res)
 	}},
+	{"6773b310", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 1)
+		h, w := g.unif(2, 5), g.unif(2, 5)
+		nh, nw := g.unif(2, 5), g.unif(2, 5)
+		c3 := sample(g, cols, 3)
+		bgc, linc, fgc := c3[0], c3[1], c3[2]
+		fullh, fullw := h*nh+nh-1, w*nw+nw-1
+		gi := canvas(linc, fullh, fullw)
+		smallc := canvas(bgc, h, w)
+		var llocs []pt
+		for a := 0; a < fullh; a += h + 1 {
+			for b := 0; b < fullw; b += w + 1 {
+				llocs = append(llocs, pt{a, b})
+			}
+		}
+		nbldev := g.unif(0, nh*nw/2)
+		nbl := choice(g, []int{nbldev, nh*nw - nbldev})
+		nbl = min(max(1, nbl), nh*nw-1)
+		bluelocs := sample(g, llocs, nbl)
+		bglocs := minus(llocs, bluelocs)
+		inds := asindices(smallc)
+		gout := canvas(bgc, nh, nw)
+		put := func(ij pt, n int) {
+			sub := fill(smallc, fgc, sample(g, inds, n))
+			for _, p := range inds {
+				gi[ij.i+p.i][ij.j+p.j] = sub[p.i][p.j]
+			}
+		}
+		for _, ij := range bluelocs {
+			put(ij, 2)
+			gout = fill(gout, 1, []pt{{ij.i / (h + 1), ij.j / (w + 1)}})
+		}
+		for _, ij := range bglocs {
+			put(ij, 1)
+		}
+		return gi, gout
+	}},
+	{"ce4f8723", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 3)
+		h, w := g.unif(2, 30), g.unif(2, 14)
+		bgc := choice(g, cols)
+		rem := without(cols, bgc)
+		barcol := choice(g, rem)
+		rem = without(rem, barcol)
+		cola := choice(g, rem)
+		colb := choice(g, without(rem, cola))
+		canv := canvas(bgc, h, w)
+		inds := asindices(canv)
+		gbar := canvas(barcol, h, 1)
+		mp := h * w / 2
+		deva, devb := g.unif(0, mp), g.unif(0, mp)
+		deva *= choice(g, []int{1, -1})
+		devb *= choice(g, []int{1, -1})
+		numa := max(min(h*w-1, mp+deva), 1)
+		numb := max(min(h*w-1, mp+devb), 1)
+		a, b := sample(g, inds, numa), sample(g, inds, numb)
+		gi := hconcat(hconcat(fill(canv, cola, a), gbar), fill(canv, colb, b))
+		gout := fill(fill(canv, 3, a), 3, b)
+		if choice(g, []bool{true, false}) {
+			return dmirror(gi), dmirror(gout)
+		}
+		return gi, gout
+	}},
+	{"2bee17df", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 3)
+		h, w := g.unif(7, 30), g.unif(7, 30)
+		bgc := choice(g, cols)
+		rem := without(cols, bgc)
+		c := canvas(bgc, h, w)
+		var indord []pt
+		for j := range w {
+			indord = append(indord, pt{0, j})
+		}
+		for i := 1; i < h-1; i++ {
+			indord = append(indord, pt{i, w - 1})
+		}
+		for j := w - 1; j > 0; j-- {
+			indord = append(indord, pt{h - 1, j})
+		}
+		for i := h - 1; i > 0; i-- {
+			indord = append(indord, pt{i, 0})
+		}
+		k := len(indord)
+		sp := g.randint(0, k)
+		arr := append(slices.Clone(indord[sp:]), indord[:sp]...)
+		ep := g.randint(k/2-3, k/2+1)
+		cola := choice(g, rem)
+		colb := choice(g, without(rem, cola))
+		gi := fill(fill(c, cola, arr[:ep]), colb, arr[ep:])
+		nr := g.unif(1, min(4, min(h, w)/2))
+		for kk := range nr {
+			ring := setOf(box([]pt{{1 + kk, 1 + kk}, {h - 1 - kk, w - 1 - kk}}))
+			for _, br := range []int{cola, colb} {
+				near := ptSet{}
+				for _, p := range ofcolor(gi, br) {
+					for _, q := range dneighbors(p) {
+						near[q] = true
+					}
+				}
+				var bcands []pt
+				for _, p := range ofcolor(gi, bgc) {
+					if ring[p] && near[p] {
+						bcands = append(bcands, p)
+					}
+				}
+				jj := len(bcands)
+				jj2 := g.randint(max(0, jj/2-2), min(jj, jj/2+1))
+				gi = fill(gi, br, sample(g, bcands, jj2))
+			}
+		}
+		var res []pt
+		for _, f := range frontiers(trim(gi)) {
+			res = append(res, shift(toindices(f), 1, 1)...)
+		}
+		return gi, fill(gi, 3, res)
+	}},
+	{"77fdfe62", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(1, 13), g.unif(1, 13)
+		c7 := sample(g, allColors, 7)
+		c1, c2, c3, c4, barc, bgc, inc := c7[0], c7[1], c7[2], c7[3], c7[4], c7[5], c7[6]
+		inds := asindices(canvas(bgc, h, w))
+		fullh, fullw := 2*h+4, 2*w+4
+		n1, n2, n3, n4 := g.unif(1, h*w), g.unif(1, h*w), g.unif(1, h*w), g.unif(1, h*w)
+		i1, i2, i3, i4 := sample(g, inds, n1), sample(g, inds, n2), sample(g, inds, n3), sample(g, inds, n4)
+		gi := canvas(bgc, fullh, fullw)
+		gi = fill(gi, barc, connect(pt{1, 0}, pt{1, fullw - 1}))
+		gi = fill(gi, barc, connect(pt{fullh - 2, 0}, pt{fullh - 2, fullw - 1}))
+		gi = fill(gi, barc, connect(pt{0, 1}, pt{fullh - 1, 1}))
+		gi = fill(gi, barc, connect(pt{0, fullw - 2}, pt{fullh - 1, fullw - 2}))
+		gi = fill(gi, c1, []pt{{0, 0}})
+		gi = fill(gi, c2, []pt{{0, fullw - 1}})
+		gi = fill(gi, c3, []pt{{fullh - 1, 0}})
+		gi = fill(gi, c4, []pt{{fullh - 1, fullw - 1}})
+		gi = fill(gi, inc, shift(i1, 2, 2))
+		gi = fill(gi, inc, shift(i2, 2, 2+w))
+		gi = fill(gi, inc, shift(i3, 2+h, 2))
+		gi = fill(gi, inc, shift(i4, 2+h, 2+w))
+		gout := canvas(bgc, 2*h, 2*w)
+		gout = fill(gout, c1, i1)
+		gout = fill(gout, c2, shift(i2, 0, w))
+		gout = fill(gout, c3, shift(i3, h, 0))
+		gout = fill(gout, c4, shift(i4, h, w))
+		return gi, gout
+	}},
+	{"f8a8fe49", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(4, 30)
+		fullh, fullw := g.unif(10, h), g.unif(3, w)
+		c3 := sample(g, allColors, 3)
+		bgc, objc, boxc := c3[0], c3[1], c3[2]
+		loci, locj := g.randint(0, h-fullh), g.randint(0, w-fullw)
+		canvi, canvo := canvas(bgc, fullh, fullw), canvas(bgc, fullh, fullw)
+		objh := (fullh/2 - 3) / 2
+		br := append(connect(pt{objh + 1, 0}, pt{objh + 1, fullw - 1}), pt{objh + 2, 0}, pt{objh + 2, fullw - 1})
+		cands := backdrop(pt{0, 1}, pt{objh - 1, fullw - 2})
+		var low []pt
+		for _, p := range cands {
+			if p.i == objh-1 {
+				low = append(low, p)
+			}
+		}
+		for range 2 {
+			canvi, canvo = fill(canvi, boxc, br), fill(canvo, boxc, br)
+			n := objh * (fullw - 2)
+			ncellsd := g.unif(0, n/2)
+			ncells := choice(g, []int{ncellsd, n - ncellsd})
+			ncells = min(max(1, ncells), n)
+			cells := sample(g, cands, ncells)
+			cells = append(cells, choice(g, low))
+			canvi = fill(canvi, objc, cells)
+			canvo = fill(canvo, objc, shift(hmirrorP(cells), objh+3, 0))
+			canvi, canvo = hmirror(canvi), hmirror(canvo)
+		}
+		place := func(cv Grid) Grid {
+			out := canvas(bgc, h, w)
+			for i := range fullh {
+				copy(out[loci+i][locj:], cv[i])
+			}
+			return out
+		}
+		gi, gout := place(canvi), place(canvo)
+		if choice(g, []bool{true, false}) {
+			gi, gout = dmirror(gi), dmirror(gout)
+		}
+		return gout, gi
+	}},
+	{"508bd3b6", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 3)
+		h := g.unif(5, 30)
+		w := g.unif(h, 30)
+		barh := g.unif(1, h/2)
+		barloci := g.unif(2, h-barh)
+		bgc := choice(g, cols)
+		rem := without(cols, bgc)
+		barc := choice(g, rem)
+		rem = without(rem, barc)
+		linc := choice(g, rem)
+		gi := canvas(bgc, h, w)
+		for j := barloci; j < barloci+barh; j++ {
+			gi = fill(gi, barc, connect(pt{j, 0}, pt{j, w - 1}))
+		}
+		dotlociinv := g.unif(0, barloci-1)
+		dotloci := min(max(0, barloci-2-dotlociinv), barloci-1)
+		keep := func(ps []pt) []pt {
+			var out []pt
+			for _, p := range clip(ps, h, w) {
+				if gi[p.i][p.j] == bgc && p.i < barloci {
+					out = append(out, p)
+				}
+			}
+			return out
+		}
+		ln1 := keep(shoot(pt{dotloci, 0}, 1, 1))
+		ln2 := keep(shoot(ln1[len(ln1)-1], -1, 1))
+		slices.SortFunc(ln2, func(a, b pt) int { return a.j - b.j })
+		ln := append(slices.Clone(ln1), ln2[1:]...)
+		k := len(ln1)
+		linelen := k - g.unif(0, k-2)
+		gi = fill(gi, linc, ln[:linelen])
+		gout := fill(gi, 3, ln[linelen:])
+		for _, fn := range sample(g, allTransforms, choice(g, []int{1, 2})) {
+			gi, gout = fn(gi), fn(gout)
+		}
+		return gi, gout
+	}},
 }
