@@ -229,3 +229,27 @@ func frontiers(g Grid) [][]cell {
 	}
 	return out
 }
+
+// samePts reports whether a and b hold the same points (as sets).
+func samePts(a, b []pt) bool {
+	sa, sb := setOf(a), setOf(b)
+	if len(sa) != len(sb) {
+		return false
+	}
+	return sa.has(b)
+}
+
+// grow4 is a shape grown from sp by n cells of within, each drawn among
+// the cells 4-adjacent to it (RE-ARC's "(opts - obj) & mapply(dneighbors,
+// obj)" loop).
+func grow4(g *gen, within []pt, sp pt, n int) []pt {
+	f := newFrontier(within, dneighbors)
+	f.take(sp)
+	shp := []pt{sp}
+	for range n {
+		p := f.pick(g)
+		f.take(p)
+		shp = append(shp, p)
+	}
+	return shp
+}

@@ -615,4 +615,257 @@ var rearcGens13 = []rearcEntry{
 		}
 		return gi, gout
 	}},
+	{"1b60fb0c", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 2)
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		odh := g.unif(2, min(h, w)/2)
+		loci, locj := g.randint(0, h-2*odh), g.randint(0, w-2*odh)
+		bo := sample(g, cols, 2)
+		bgc, objc := bo[0], bo[1]
+		ncellsd := g.unif(0, odh*odh/2)
+		ncells := choice(g, []int{ncellsd, odh*odh - ncellsd})
+		ncells = min(max(1, ncells), odh*odh-1)
+		g1 := fill(canvas(bgc, odh, odh), objc, sample(g, asindices(canvas(-1, odh, odh)), ncells))
+		g2 := rot90(g1)
+		g3 := rot90(g2)
+		g4 := rot90(g3)
+		s := g.randint(0, odh)
+		cs := [][]pt{
+			shift(ofcolor(g1, objc), 0, s),
+			shift(ofcolor(g2, objc), s, odh),
+			shift(ofcolor(g3, objc), odh, odh-s),
+			shift(ofcolor(g4, objc), odh-s, 0),
+		}
+		rempart := choice(g, cs)
+		var inobj []pt
+		for _, c := range cs {
+			if !samePts(c, rempart) {
+				inobj = append(inobj, c...)
+			}
+		}
+		rempart = minus(rempart, inobj)
+		gi := fill(canvas(bgc, h, w), objc, shift(inobj, loci, locj))
+		return gi, fill(gi, 2, shift(rempart, loci, locj))
+	}},
+	{"56ff96f3", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, allColors)
+		rem := without(allColors, bgc)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		num := g.unif(1, 9)
+		all := asindices(gi)
+		indss := setOf(all)
+		succ := 0
+		for tr := 0; succ < num && tr <= 4*num; tr++ {
+			if len(rem) == 0 || len(indss) == 0 {
+				break
+			}
+			oh, ow := g.randint(2, 7), g.randint(2, 7)
+			var subs []pt
+			for _, p := range indss.in(all) {
+				if p.i < h-oh && p.j < w-ow {
+					subs = append(subs, p)
+				}
+			}
+			if len(subs) == 0 {
+				continue
+			}
+			l := choice(g, subs)
+			bd := backdrop(l, pt{l.i + oh - 1, l.j + ow - 1})
+			col := choice(g, rem)
+			if indss.has(bd) {
+				rem = without(rem, col)
+				cnrs := []pt{l, {l.i + oh - 1, l.j + ow - 1}}
+				if !choice(g, []bool{true, false}) {
+					cnrs = []pt{{l.i + oh - 1, l.j}, {l.i, l.j + ow - 1}}
+				}
+				gi = fill(gi, col, cnrs)
+				gout = fill(gout, col, bd)
+				succ++
+				indss.drop(bd)
+			}
+		}
+		return gi, gout
+	}},
+	{"fcc82909", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 3)
+		h, w := g.unif(7, 30), g.unif(7, 30)
+		nobjs := g.unif(1, w/3)
+		opts := interval(0, w)
+		bgc := choice(g, cols)
+		rem := without(cols, bgc)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		succ := 0
+		for tr := 0; succ < nobjs && tr < 4*nobjs; tr++ {
+			var sopts []int
+			for _, j := range opts {
+				if slices.Contains(opts, j+1) {
+					sopts = append(sopts, j)
+				}
+			}
+			if len(sopts) == 0 {
+				break
+			}
+			numc := g.unif(1, 4)
+			jstart := choice(g, sopts)
+			opts = without(opts, jstart, jstart+1)
+			options := interval(0, h-2-numc+1)
+			if len(options) == 0 {
+				break
+			}
+			iloc := choice(g, options)
+			ccols := sample(g, rem, numc)
+			bd := backdrop(pt{iloc, jstart}, pt{iloc + 1, jstart + 1})
+			shuffle(g.rng, bd)
+			obj := make([]cell, 0, 4)
+			for k, p := range bd {
+				if k < numc {
+					obj = append(obj, cell{ccols[k], p})
+				} else {
+					obj = append(obj, cell{choice(g, ccols), p})
+				}
+			}
+			ok := true
+			for _, p := range bd {
+				for _, q := range dneighbors(p) {
+					if !inGrid(q, h, w) || gi[q.i][q.j] != bgc {
+						ok = false
+					}
+				}
+			}
+			if !ok {
+				continue
+			}
+			gi, gout = paint(gi, obj), paint(gout, obj)
+			for k := range numc {
+				gout = fill(gout, 3, []pt{{iloc + k + 2, jstart}, {iloc + k + 2, jstart + 1}})
+			}
+		}
+		return gi, gout
+	}},
+	{"8d510a79", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 1, 2)
+		h, w := g.unif(5, 30), g.unif(3, 30)
+		barloci := g.randint(2, h-3)
+		bgc := choice(g, cols)
+		barcol := choice(g, without(cols, bgc))
+		gi := fill(canvas(bgc, h, w), barcol, connect(pt{barloci, 0}, pt{barloci, w - 1}))
+		gout := gi
+		jinds := interval(0, w)
+		numtop, numbot := g.unif(1, w-1), g.unif(1, w-1)
+		tops, bots := sample(g, jinds, numtop), sample(g, jinds, numbot)
+		for _, t := range tops {
+			loc := pt{g.randint(0, barloci-2), t}
+			col := choice(g, []int{1, 2})
+			gi = fill(gi, col, []pt{loc})
+			if col == 1 {
+				gout = fill(gout, col, connect(loc, pt{0, t}))
+			} else {
+				gout = fill(gout, col, connect(loc, pt{barloci - 1, t}))
+			}
+		}
+		for _, t := range bots {
+			loc := pt{g.randint(barloci+2, h-1), t}
+			col := choice(g, []int{1, 2})
+			gi = fill(gi, col, []pt{loc})
+			if col == 1 {
+				gout = fill(gout, col, connect(loc, pt{h - 1, t}))
+			} else {
+				gout = fill(gout, col, connect(loc, pt{barloci + 1, t}))
+			}
+		}
+		if choice(g, []bool{true, false}) {
+			return dmirror(gi), dmirror(gout)
+		}
+		return gi, gout
+	}},
+	{"4522001f", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(3, 10), g.unif(3, 10)
+		c3 := sample(g, allColors, 3)
+		bgc, sqc, dotc := c3[0], c3[1], c3[2]
+		gi, gout := canvas(bgc, h, w), canvas(bgc, 3*h, 3*w)
+		sqi := []cell{{dotc, pt{1, 1}}, {sqc, pt{0, 0}}, {sqc, pt{0, 1}}, {sqc, pt{1, 0}}}
+		sqo := backdrop(pt{0, 0}, pt{3, 3})
+		sqo = append(sqo, shift(sqo, 4, 4)...)
+		at := func(l pt) ([]cell, []pt) {
+			cs := make([]cell, len(sqi))
+			for k, c := range sqi {
+				cs[k] = cell{c.c, pt{c.p.i + l.i, c.p.j + l.j}}
+			}
+			return cs, shift(sqo, l.i, l.j)
+		}
+		loc := pt{g.randint(0, min(h-2, 3*h-8)), g.randint(0, min(w-2, 3*w-8))}
+		pi, po := at(loc)
+		gi, gout = paint(gi, pi), fill(gout, sqc, po)
+		noccs := g.unif(0, h*w/9)
+		all := asindices(gi)
+		iinds := setOf(ofcolor(gi, bgc))
+		for _, p := range toindices(pi) {
+			iinds.drop(dneighbors(p))
+		}
+		succ := 0
+		for tr := 0; tr < 10*noccs && succ < noccs; tr++ {
+			var cands []pt
+			for _, p := range iinds.in(all) {
+				if p.i <= h-2 && p.j <= w-2 {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				break
+			}
+			pi, po := at(choice(g, cands))
+			pii := toindices(pi)
+			if iinds.has(pii) {
+				succ++
+				iinds.drop(pii)
+				for _, p := range pii {
+					iinds.drop(dneighbors(p))
+				}
+				gi, gout = paint(gi, pi), fill(gout, sqc, po)
+			}
+		}
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"d2abd087", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(8, 30), g.unif(8, 30)
+		bgc := choice(g, without(allColors, 1, 2))
+		rem := without(allColors, bgc)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		all := asindices(gi)
+		inds := setOf(all)
+		nobjs := g.unif(1, h*w/10)
+		box5 := asindices(canvas(-1, 5, 5))
+		succ := 0
+		for tr := 0; succ < nobjs && tr <= 4*nobjs; tr++ {
+			if len(inds) == 0 {
+				break
+			}
+			sp := choice(g, box5)
+			lb := g.unif(1, 5)
+			ub := 12 - g.unif(1, 5)
+			numcells := 6
+			if !choice(g, []bool{true, false}) {
+				numcells = choice(g, append(interval(lb, 6), interval(7, ub+1)...))
+			}
+			obj := normalize(grow4(g, box5, sp, numcells-1))
+			loc := choice(g, inds.in(all))
+			plcd := shift(obj, loc.i, loc.j)
+			if inds.has(plcd) {
+				gi = fill(gi, choice(g, rem), plcd)
+				col := 1
+				if len(obj) == 6 {
+					col = 2
+				}
+				gout = fill(gout, col, plcd)
+				succ++
+				inds.drop(plcd)
+				for _, p := range plcd {
+					inds.drop(dneighbors(p))
+				}
+			}
+		}
+		return gi, gout
+	}},
 }
