@@ -253,3 +253,26 @@ func grow4(g *gen, within []pt, sp pt, n int) []pt {
 	}
 	return shp
 }
+
+// vmirrorP is the DSL's vmirror on indices: flipped within their own
+// columns.
+func vmirrorP(ps []pt) []pt {
+	if len(ps) == 0 {
+		return nil
+	}
+	ul, lr := bounds(ps)
+	out := make([]pt, len(ps))
+	for k, p := range ps {
+		out[k] = pt{p.i, ul.j + lr.j - p.j}
+	}
+	return out
+}
+
+// width is the DSL's width of a patch.
+func width(ps []pt) int {
+	if len(ps) == 0 {
+		return 0
+	}
+	ul, lr := bounds(ps)
+	return lr.j - ul.j + 1
+}

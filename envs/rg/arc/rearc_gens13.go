@@ -868,4 +868,279 @@ var rearcGens13 = []rearcEntry{
 		}
 		return gi, gout
 	}},
+	{"7c008303", func(g *gen) (Grid, Grid) {
+		h, w := 2*g.unif(2, 13), 2*g.unif(2, 13)
+		bgc := choice(g, allColors)
+		rem := without(allColors, bgc)
+		linc := choice(g, rem)
+		rem = without(rem, linc)
+		fgc := choice(g, rem)
+		rem = without(rem, fgc)
+		fremcols := sample(g, rem, g.unif(1, 4))
+		qc := make([]int, 4)
+		for k := range qc {
+			qc[k] = choice(g, fremcols)
+		}
+		c := canvas(bgc, h, w)
+		ncd := g.unif(0, h*w/2)
+		nc := choice(g, []int{ncd, h*w - ncd})
+		nc = min(max(0, nc), h*w)
+		gout := fill(c, fgc, sample(g, asindices(c), nc))
+		gi := canvas(bgc, h+3, w+3)
+		for i := range h {
+			copy(gi[i+3][3:], gout[i])
+		}
+		gi = fill(gi, linc, connect(pt{2, 0}, pt{2, w + 2}))
+		gi = fill(gi, linc, connect(pt{0, 2}, pt{h + 2, 2}))
+		gi[0][0], gi[0][1], gi[1][0], gi[1][1] = qc[0], qc[1], qc[2], qc[3]
+		for i := range h {
+			for j := range w {
+				if gout[i][j] == fgc {
+					gout[i][j] = qc[2*(i/(h/2))+j/(w/2)]
+				}
+			}
+		}
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"e8593010", func(g *gen) (Grid, Grid) {
+		type shapes struct {
+			objs [][]pt
+			col  int
+		}
+		prs := []shapes{
+			{[][]pt{{{0, 0}}}, 3},
+			{[][]pt{{{0, 0}, {0, 1}}, {{0, 0}, {1, 0}}}, 2},
+			{[][]pt{
+				{{0, 0}, {1, 0}, {1, 1}}, {{0, 0}, {1, 0}, {0, 1}}, {{1, 1}, {1, 0}, {0, 1}},
+				{{1, 1}, {0, 0}, {0, 1}}, {{1, 0}, {0, 0}, {2, 0}}, {{0, 1}, {0, 0}, {0, 2}},
+			}, 1},
+		}
+		cols := without(allColors, 1, 2, 3)
+		h, w := g.unif(5, 30), g.unif(5, 30)
+		bgc := choice(g, cols)
+		fgc := choice(g, without(cols, bgc))
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		all := asindices(gi)
+		reminds := setOf(all)
+		nobjs := g.unif(1, h*w/2/2)
+		for range nobjs {
+			pr := choice(g, prs)
+			obj := choice(g, pr.objs)
+			for ntr := 0; ntr < 10; ntr++ {
+				if len(reminds) == 0 {
+					break
+				}
+				loc := choice(g, reminds.in(all))
+				olcd := shift(obj, loc.i, loc.j)
+				if reminds.has(olcd) {
+					gi, gout = fill(gi, fgc, olcd), fill(gout, pr.col, olcd)
+					reminds.drop(olcd)
+					for _, p := range olcd {
+						reminds.drop(dneighbors(p))
+					}
+					break
+				}
+			}
+		}
+		return gi, gout
+	}},
+	{"5daaa586", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(7, 30), g.unif(7, 30)
+		loci1, locj1 := g.randint(1, h-4), g.randint(1, w-4)
+		loci1dev, locj1dev := g.unif(0, loci1-1), g.unif(0, locj1-1)
+		loci1 -= loci1dev
+		locj1 -= locj1dev
+		loci2, locj2 := g.unif(loci1+2, h-2), g.unif(locj1+2, w-2)
+		bgc := choice(g, allColors)
+		c4 := sample(g, without(allColors, bgc), 4)
+		c1 := c4[0]
+		fronts := [][]pt{
+			connect(pt{loci1, 0}, pt{loci1, 29}), connect(pt{loci2, 0}, pt{loci2, 29}),
+			connect(pt{0, locj1}, pt{29, locj1}), connect(pt{0, locj2}, pt{29, locj2}),
+		}
+		order := []int{0, 1, 2, 3}
+		shuffle(g.rng, order)
+		gi := canvas(bgc, h, w)
+		for _, k := range order {
+			gi = fill(gi, c4[k], fronts[k])
+		}
+		cands := ofcolor(gi, bgc)
+		nn := len(cands)
+		noise := sample(g, cands, g.unif(1, max(1, nn/3)))
+		gi = fill(gi, c1, noise)
+		for tr := 0; tr < 1000 && len(frontiers(gi)) > 4; tr++ {
+			gi = fill(gi, bgc, noise)
+			noise = sample(g, cands, g.unif(1, max(1, nn/3)))
+			n1 := 0
+			for _, p := range noise {
+				if gi[p.i][p.j] == c1 {
+					n1++
+				}
+			}
+			if n1 >= colorcount(gi, bgc) {
+				break
+			}
+			gi = fill(gi, c1, noise)
+		}
+		gout := crop(gi, loci1, locj1, loci2-loci1+1, locj2-locj1+1)
+		for _, p := range ofcolor(gout, c1) {
+			gout = fill(gout, c1, shoot(p, -1, 0))
+		}
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"760b3cac", func(g *gen) (Grid, Grid) {
+		objL := []pt{{0, 0}, {1, 0}, {1, 1}, {1, 2}, {2, 1}}
+		objR := vmirrorP(objL)
+		h := g.unif(5, 30)
+		w := 2*g.unif(3, 14) + 1
+		c3 := sample(g, allColors, 3)
+		bgc, objc, indc := c3[0], c3[1], c3[2]
+		objh := g.unif(1, h-3)
+		objw := 2*g.unif(1, w/6) + 1
+		gi := canvas(bgc, h, w)
+		obj, sgn := objR, 1
+		if choice(g, []bool{true, false}) {
+			obj, sgn = objL, -1
+		}
+		gi = fill(gi, indc, shift(obj, h-3, w/2-1))
+		inds := asindices(canvas(-1, objh, objw))
+		sp := choice(g, inds)
+		f := newFrontier(inds, neighbors)
+		f.take(sp)
+		objx := []pt{sp}
+		numcd := g.unif(0, objh*objw/2)
+		numc := choice(g, []int{numcd, objh*objw - numcd})
+		numc = min(max(1, numc), objh*objw)
+		for range numc - 1 {
+			p := f.pick(g)
+			f.take(p)
+			objx = append(objx, p)
+		}
+		for width(objx) != objw && len(f.cands) > 0 {
+			p := f.pick(g)
+			f.take(p)
+			objx = append(objx, p)
+		}
+		objx = normalize(objx)
+		_, lr := bounds(objx)
+		objh, objw = lr.i+1, lr.j+1
+		loci := g.randint(0, h-3-objh)
+		locj := w/2 - objw/2
+		plcd := shift(objx, loci, locj)
+		gi = fill(gi, objc, plcd)
+		gout := fill(gi, objc, shift(vmirrorP(plcd), 0, objw*sgn))
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"29ec7d0e", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		hp, wp := g.unif(2, h/2-1), g.unif(2, w/2-1)
+		pinds := asindices(canvas(-1, hp, wp))
+		bn := sample(g, allColors, 2)
+		bgc, noisec := bn[0], bn[1]
+		ccols := sample(g, without(allColors, noisec), g.unif(2, 9))
+		pobj := withColors(pinds, ccols, g)
+		gout := canvas(bgc, h, w)
+		var locs []pt
+		for a := range h/hp + 1 {
+			for b := range w/wp + 1 {
+				l := pt{a + 1 + hp*a, b + 1 + wp*b}
+				locs = append(locs, l)
+				for _, c := range pobj {
+					if p := (pt{c.p.i + l.i, c.p.j + l.j}); inGrid(p, h, w) {
+						gout[p.i][p.j] = c.c
+					}
+				}
+			}
+		}
+		numpatches := g.unif(1, h*w/20)
+		gi := gout
+		clean := func(gr Grid) int {
+			n := 0
+			for _, r := range gr {
+				if !slices.Contains(r, noisec) {
+					n++
+				}
+			}
+			return n
+		}
+		succ := 0
+		for tr := 0; succ < numpatches && tr < 5*numpatches; tr++ {
+			ph, pw := g.randint(2, 6), g.randint(2, 6)
+			loci, locj := g.randint(0, h-ph), g.randint(0, w-pw)
+			gi2 := fill(gi, noisec, backdrop(pt{loci, locj}, pt{loci + ph - 1, locj + pw - 1}))
+			intact := false
+			for _, l := range locs {
+				if l.i+hp > h || l.j+wp > w {
+					continue
+				}
+				ok := true
+				for _, c := range pobj {
+					if gi2[c.p.i+l.i][c.p.j+l.j] != c.c {
+						ok = false
+						break
+					}
+				}
+				if ok {
+					intact = true
+					break
+				}
+			}
+			if intact && clean(gi2) >= 2 && clean(dmirror(gi2)) >= 2 {
+				succ++
+				gi = gi2
+			}
+		}
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"cbded52d", func(g *gen) (Grid, Grid) {
+		oh, ow := g.unif(1, 4), g.unif(1, 4)
+		numh, numw := g.unif(3, 31/(oh+1)), g.unif(3, 31/(ow+1))
+		bl := sample(g, allColors, 2)
+		bgc, linc := bl[0], bl[1]
+		rem := without(allColors, bgc, linc)
+		ccols := sample(g, rem, g.unif(1, min(8, numh*numh/3)))
+		fullh, fullw := numh*oh+numh-1, numw*ow+numw-1
+		gi := canvas(linc, fullh, fullw)
+		sgi := asindices(canvas(bgc, oh, ow))
+		for a := range numh {
+			for b := range numw {
+				gi = fill(gi, bgc, shift(sgi, a*(oh+1), b*(ow+1)))
+			}
+		}
+		gout := gi
+		for _, col := range ccols {
+			indl := ofcolor(gout, bgc)
+			if len(indl) == 0 {
+				break
+			}
+			inds := setOf(indl)
+			loc := choice(g, indl)
+			succ := 0
+			for _, d := range sample(g, []pt{{-1, 0}, {1, 0}, {0, -1}, {0, 1}}, g.randint(1, 4)) {
+				var arm []pt
+				for k := 1; k < max(numh, numw); k++ {
+					next := pt{loc.i + k*d.i*(oh+1), loc.j + k*d.j*(ow+1)}
+					if !inds[next] {
+						break
+					}
+					arm = append(arm, next)
+				}
+				if len(arm) < 2 {
+					continue
+				}
+				aidx := g.unif(1, len(arm)-1)
+				gi = fill(gi, col, []pt{arm[aidx]})
+				gout = fill(gout, col, arm[:aidx+1])
+				succ++
+			}
+			if succ > 0 {
+				gi, gout = fill(gi, col, []pt{loc}), fill(gout, col, []pt{loc})
+			}
+		}
+		return gi, gout
+	}},
 }
