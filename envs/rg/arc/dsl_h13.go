@@ -276,3 +276,31 @@ func width(ps []pt) int {
 	ul, lr := bounds(ps)
 	return lr.j - ul.j + 1
 }
+
+// height is the DSL's height of a patch.
+func height(ps []pt) int {
+	if len(ps) == 0 {
+		return 0
+	}
+	ul, lr := bounds(ps)
+	return lr.i - ul.i + 1
+}
+
+// dmirrorP is the DSL's dmirror on indices: transposed about their upper
+// left corner.
+func dmirrorP(ps []pt) []pt {
+	if len(ps) == 0 {
+		return nil
+	}
+	ul, _ := bounds(ps)
+	out := make([]pt, len(ps))
+	for k, p := range ps {
+		out[k] = pt{p.j - ul.j + ul.i, p.i - ul.i + ul.j}
+	}
+	return out
+}
+
+// cmirrorP is the DSL's cmirror on indices.
+func cmirrorP(ps []pt) []pt { return vmirrorP(dmirrorP(vmirrorP(ps))) }
+
+func identityP(ps []pt) []pt { return ps }

@@ -1143,4 +1143,254 @@ var rearcGens13 = []rearcEntry{
 		}
 		return gi, gout
 	}},
+	{"7b6016b9", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 2, 3)
+		var gi Grid
+		var bgc, fgc int
+		var tofill []pt
+		for tr := 0; tr < 1000 && len(tofill) == 0; tr++ {
+			h, w := g.unif(5, 30), g.unif(5, 30)
+			bf := sample(g, cols, 2)
+			bgc, fgc = bf[0], bf[1]
+			numl := g.unif(4, min(h, w))
+			gi = canvas(bgc, h, w)
+			jint, iint := interval(0, w), interval(0, h)
+			iopts, jopts := interval(1, h-1), interval(1, w-1)
+			numlh := g.randint(numl/3, numl/3*2)
+			for range numlh {
+				if len(iopts) == 0 {
+					continue
+				}
+				loci := choice(g, iopts)
+				iopts = without(iopts, loci, loci+1, loci-1)
+				ab := sample(g, jint, 2)
+				a, b := g.randint(0, ab[0]), g.randint(ab[1], w-1)
+				gi = fill(gi, fgc, connect(pt{loci, a}, pt{loci, b}))
+			}
+			for range numl - numlh {
+				if len(jopts) == 0 {
+					continue
+				}
+				locj := choice(g, jopts)
+				jopts = without(jopts, locj, locj+1, locj-1)
+				ab := sample(g, iint, 2)
+				a, b := g.randint(0, ab[0]), g.randint(ab[1], h-1)
+				gi = fill(gi, fgc, connect(pt{a, locj}, pt{b, locj}))
+			}
+			tofill = nil
+			for _, o := range objectsX(gi, true, false, false) {
+				if o[0].c == bgc && !bordering(toindices(o), gi) {
+					tofill = append(tofill, toindices(o)...)
+				}
+			}
+		}
+		var around []pt
+		for _, p := range tofill {
+			around = append(around, neighbors(p)...)
+		}
+		gi = fill(gi, fgc, minus(around, tofill))
+		gout := replace(fill(gi, 2, tofill), bgc, 3)
+		return gi, gout
+	}},
+	{"36fdfd69", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 4)
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		nobjs := g.unif(1, h*w/30)
+		c3 := sample(g, cols, 3)
+		bgc, fgc, objc := c3[0], c3[1], c3[2]
+		gi := canvas(bgc, h, w)
+		all := asindices(gi)
+		inds := setOf(all)
+		namt := g.randint(int(0.35*float64(h*w)), int(0.65*float64(h*w)))
+		gi = fill(gi, fgc, sample(g, all, namt))
+		gout := gi
+		grow := func(bd []pt, ncells int) []pt {
+			obj := []pt{choice(g, bd)}
+			in := setOf(obj)
+			for range ncells - 1 {
+				near := ptSet{}
+				for _, p := range obj {
+					for _, q := range dneighbors(p) {
+						for _, r := range neighbors(q) {
+							near[r] = true
+						}
+					}
+				}
+				var cands []pt
+				for _, p := range bd {
+					if near[p] && !in[p] {
+						cands = append(cands, p)
+					}
+				}
+				p := choice(g, cands)
+				in[p] = true
+				obj = append(obj, p)
+			}
+			return obj
+		}
+		succ := 0
+		for tr := 0; succ < nobjs && tr < 5*nobjs; tr++ {
+			oh, ow := g.randint(2, 7), g.randint(2, 7)
+			var cands []pt
+			for _, p := range inds.in(all) {
+				if p.i <= h-oh && p.j <= w-ow {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			loc := choice(g, cands)
+			bd := backdrop(loc, pt{loc.i + oh - 1, loc.j + ow - 1})
+			if !inds.has(bd) {
+				continue
+			}
+			ncells := g.randint(2, oh*ow-1)
+			obj := grow(bd, ncells)
+			for k := 0; k < 1000 && len(obj) == height(obj)*width(obj); k++ {
+				obj = grow(bd, ncells)
+			}
+			obj = normalize(obj)
+			obj = shift(obj, loc.i, loc.j)
+			ul, lr := bounds(obj)
+			bd = backdrop(ul, lr)
+			gi2 := fill(fill(gi, fgc, bd), objc, obj)
+			if colorcount(gi2, objc) < min(colorcount(gi2, fgc), colorcount(gi2, bgc)) {
+				succ++
+				inds.drop(bd)
+				inds.drop(outbox(ul, lr))
+				inds.drop(outbox(pt{ul.i - 1, ul.j - 1}, pt{lr.i + 1, lr.j + 1}))
+				gi = gi2
+				gout = fill(fill(gout, 4, bd), objc, obj)
+			}
+		}
+		return gi, gout
+	}},
+	{"88a10436", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(8, 30), g.unif(8, 30)
+		objh := g.unif(0, 2)
+		lo := 1
+		if objh > 0 {
+			lo = 0
+		}
+		objw := g.unif(lo, 2)
+		objh, objw = objh*2+1, objw*2+1
+		bb := asindices(canvas(-1, objh, objw))
+		sp := pt{objh / 2, objw / 2}
+		ncells := g.unif(max(objh, objw), objh*objw)
+		f := newFrontier(bb, dneighbors)
+		f.take(sp)
+		obj := []pt{sp}
+		for range ncells - 1 {
+			p := f.pick(g)
+			f.take(p)
+			obj = append(obj, p)
+		}
+		for (height(obj) != objh || width(obj) != objw) && len(f.cands) > 0 {
+			p := f.pick(g)
+			f.take(p)
+			obj = append(obj, p)
+		}
+		bf := sample(g, allColors, 2)
+		bgc, fgc := bf[0], bf[1]
+		ccols := sample(g, without(allColors, bgc, fgc), g.unif(1, 8))
+		cobj := withColors(normalize(obj), ccols, g)
+		obj = toindices(cobj)
+		at := func(l pt) []cell {
+			cs := make([]cell, len(cobj))
+			for k, c := range cobj {
+				cs[k] = cell{c.c, pt{c.p.i + l.i, c.p.j + l.j}}
+			}
+			return cs
+		}
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		plcd := at(pt{g.randint(0, h-objh), g.randint(0, w-objw)})
+		gi, gout = paint(gi, plcd), paint(gout, plcd)
+		all := asindices(gi)
+		inds := setOf(all)
+		for _, p := range toindices(plcd) {
+			inds.drop([]pt{p})
+			inds.drop(neighbors(p))
+		}
+		nobjs := g.unif(1, h*w/(2*ncells))
+		succ := 0
+		for tr := 0; succ < nobjs && tr <= 4*nobjs; tr++ {
+			if len(inds) == 0 {
+				break
+			}
+			plcd := at(choice(g, inds.in(all)))
+			pi := toindices(plcd)
+			if inds.has(pi) {
+				gout = paint(gout, plcd)
+				gi = fill(gi, fgc, []pt{center(pi)})
+				succ++
+				inds.drop(pi)
+				for _, p := range pi {
+					inds.drop(dneighbors(p))
+				}
+			}
+		}
+		return gi, gout
+	}},
+	{"e509e548", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 1, 2, 6)
+		getL := func(h, w int) []pt {
+			return append(connect(pt{0, 0}, pt{h - 1, 0}), connect(pt{0, 0}, pt{0, w - 1})...)
+		}
+		getU := func(h, w int) []pt {
+			ps := connect(pt{0, 0}, pt{0, w - 1})
+			ps = append(ps, connect(pt{0, 0}, pt{g.randint(1, h-1), 0})...)
+			return append(ps, connect(pt{0, w - 1}, pt{g.randint(1, h-1), w - 1})...)
+		}
+		getH := func(h, w int) []pt {
+			ps := connect(pt{0, 0}, pt{0, w - 1})
+			l := connect(pt{0, 0}, pt{h - 1, 0})
+			l = append(l, connect(pt{h - 1, 0}, pt{h - 1, g.randint(1, w-1)})...)
+			return append(ps, shift(l, 0, g.randint(1, w-2))...)
+		}
+		type getter struct {
+			minh, minw, col int
+			get             func(h, w int) []pt
+		}
+		pairs := []getter{{2, 2, 1, getL}, {2, 3, 6, getU}, {3, 3, 2, getH}}
+		mfs := []func([]pt) []pt{identityP, dmirrorP, cmirrorP, vmirrorP, hmirrorP}
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, cols)
+		ccols := sample(g, without(cols, bgc), g.unif(1, 6))
+		nobjs := g.unif(3, h*w/10)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		all := asindices(gi)
+		inds := setOf(all)
+		succ := 0
+		for tr := 0; succ < nobjs && tr < 5*nobjs; tr++ {
+			gt := choice(g, pairs)
+			oh, ow := g.randint(gt.minh, 6), g.randint(gt.minw, 6)
+			obj := dedup(gt.get(oh, ow))
+			for _, fn := range sample(g, mfs, choice(g, []int{1, 2})) {
+				obj = normalize(fn(obj))
+			}
+			oh, ow = height(obj), width(obj)
+			var cands []pt
+			for _, p := range inds.in(all) {
+				if p.i <= h-oh && p.j <= w-ow {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			loc := choice(g, cands)
+			plcd := shift(obj, loc.i, loc.j)
+			if inds.has(plcd) {
+				succ++
+				inds.drop(plcd)
+				for _, p := range plcd {
+					inds.drop(dneighbors(p))
+				}
+				col := choice(g, ccols)
+				gi, gout = fill(gi, col, plcd), fill(gout, gt.col, plcd)
+			}
+		}
+		return gi, gout
+	}},
 }
