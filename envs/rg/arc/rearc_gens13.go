@@ -1,6 +1,10 @@
 package arc
 
-import "slices"
+import (
+	"fmt"
+	"math"
+	"slices"
+)
 
 // rearcGens13 is one batch of ported RE-ARC generators (see rearc_gens.go).
 var rearcGens13 = []rearcEntry{
@@ -1391,6 +1395,307 @@ var rearcGens13 = []rearcEntry{
 				gi, gout = fill(gi, col, plcd), fill(gout, gt.col, plcd)
 			}
 		}
+		return gi, gout
+	}},
+	{"e76a88a6", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(8, 30), g.unif(8, 30)
+		objh, objw := g.unif(2, 5), g.unif(2, 5)
+		bnds := asindices(canvas(0, objh, objw))
+		sp := choice(g, bnds)
+		nc := g.unif(2, len(bnds)-2)
+		shp := normalize(grow4(g, bnds, sp, nc))
+		bgc := choice(g, allColors)
+		rem := without(allColors, bgc)
+		dmyc := choice(g, rem)
+		rem = without(rem, dmyc)
+		oh, ow := height(shp), width(shp)
+		loci, locj := g.randint(0, h-oh), g.randint(0, w-ow)
+		shpp := shift(shp, loci, locj)
+		colll := sample(g, rem, g.unif(2, 8))
+		shppc := withColors(shpp, colll, g)
+		distinct := func(cs []cell) bool {
+			for _, c := range cs {
+				if c.c != cs[0].c {
+					return true
+				}
+			}
+			return false
+		}
+		for k := 0; k < 1000 && !distinct(shppc); k++ {
+			shppc = withColors(shpp, colll, g)
+		}
+		gi := paint(canvas(bgc, h, w), shppc)
+		gout := gi
+		numlocs := g.unif(1, max(1, h*w/(2*oh*ow)))
+		all := asindices(gi)
+		idns := setOf(all)
+		idns.drop(shpp)
+		for _, p := range shpp {
+			idns.drop(dneighbors(p))
+		}
+		for _, p := range all {
+			if p.i > h-oh || p.j > w-ow {
+				delete(idns, p)
+			}
+		}
+		cnt, fails := 0, 0
+		for cnt < numlocs && fails < 5*numlocs {
+			if len(idns) == 0 {
+				break
+			}
+			loc := choice(g, idns.in(all))
+			plcd := make([]cell, len(shppc))
+			for k, c := range shppc {
+				plcd[k] = cell{c.c, pt{c.p.i - loci + loc.i, c.p.j - locj + loc.j}}
+			}
+			pi := toindices(plcd)
+			if idns.has(pi) {
+				gout = paint(gout, plcd)
+				gi = fill(gi, dmyc, pi)
+				cnt++
+				idns.drop(pi)
+				for _, p := range pi {
+					idns.drop(dneighbors(p))
+				}
+			} else {
+				fails++
+			}
+		}
+		return gi, gout
+	}},
+	{"d07ae81c", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		c4 := sample(g, allColors, 4)
+		c1, c2, c3, cc4 := c4[0], c4[1], c4[2], c4[3]
+		magiccol := 0
+		gi := canvas(0, h, w)
+		for range g.unif(1, h*w/10) {
+			var objs [][]pt
+			for _, o := range objectsX(gi, true, false, false) {
+				ps := toindices(o)
+				oh, ow := height(ps), width(ps)
+				if min(oh, ow) > 3 && max(oh, ow) > 4 && oh*ow == len(ps) {
+					objs = append(objs, ps)
+				}
+			}
+			if len(objs) == 0 {
+				break
+			}
+			obj := choice(g, objs)
+			ul, lr := bounds(obj)
+			var newobj []pt
+			if choice(g, []bool{true, false}) {
+				loci := g.randint(ul.i+2, lr.i-1)
+				newobj = backdrop(pt{loci, ul.j}, lr)
+			} else {
+				locj := g.randint(ul.j+2, lr.j-1)
+				newobj = backdrop(pt{ul.i, locj}, lr)
+			}
+			magiccol++
+			gi = fill(gi, magiccol, newobj)
+		}
+		for ii, o := range objectsX(gi, true, false, false) {
+			col := c1
+			switch {
+			case ii == 1:
+				col = c2
+			case ii > 1:
+				col = choice(g, []int{c1, c2})
+			}
+			gi = fill(gi, col, toindices(o))
+		}
+		ofc1, ofc2 := ofcolor(gi, c1), ofcolor(gi, c2)
+		mn := min(len(ofc1), len(ofc2))
+		n1 := g.unif(1, max(1, int(math.Sqrt(float64(mn)))))
+		n2 := g.unif(1, max(1, int(math.Sqrt(float64(mn)))))
+		srcs := func(ofc []pt, n int) []pt {
+			var out []pt
+			bad := ptSet{}
+			for range n {
+				var cands []pt
+				for _, p := range ofc {
+					if !bad[p] {
+						cands = append(cands, p)
+					}
+				}
+				if len(cands) == 0 {
+					break
+				}
+				p := choice(g, cands)
+				out = append(out, p)
+				bad[p] = true
+				for _, q := range neighbors(p) {
+					bad[q] = true
+				}
+			}
+			return out
+		}
+		srcs1, srcs2 := srcs(ofc1, n1), srcs(ofc2, n2)
+		gi = fill(fill(gi, c3, srcs1), cc4, srcs2)
+		lns := ptSet{}
+		for _, p := range append(slices.Clone(srcs1), srcs2...) {
+			for _, d := range []pt{{1, 1}, {-1, -1}, {-1, 1}, {1, -1}} {
+				for _, q := range shoot(p, d.i, d.j) {
+					lns[q] = true
+				}
+			}
+		}
+		gout := fill(gi, c3, lns.in(ofc1))
+		return gi, fill(gout, cc4, lns.in(ofc2))
+	}},
+	{"e6721834", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(6, 15), g.unif(8, 30)
+		c3 := sample(g, allColors, 3)
+		bgc1, bgc2, sqc := c3[0], c3[1], c3[2]
+		rem := without(allColors, bgc1, bgc2, sqc)
+		gi1, gi2 := canvas(bgc1, h, w), canvas(bgc2, h, w)
+		noccs := g.unif(1, h*w/16)
+		all := asindices(gi1)
+		gi1inds, gi2inds := setOf(all), setOf(all)
+		gout := canvas(bgc2, h, w)
+		seen := map[string]bool{}
+		succ := 0
+		for tr := 0; tr < 5*noccs && succ < noccs; tr++ {
+			oh, ow := g.randint(2, min(6, h/2)), g.randint(2, min(6, w/2))
+			within := func(s ptSet) []pt {
+				var out []pt
+				for _, p := range s.in(all) {
+					if p.i <= h-oh && p.j <= w-ow {
+						out = append(out, p)
+					}
+				}
+				return out
+			}
+			cands := within(gi1inds)
+			if len(cands) == 0 {
+				continue
+			}
+			loc := choice(g, cands)
+			bnds := shift(asindices(canvas(-1, oh, ow)), loc.i, loc.j)
+			obj := sample(g, bnds, g.unif(1, oh*ow/2))
+			objc := choice(g, rem)
+			objn := normalize(obj)
+			slices.SortFunc(objn, func(a, b pt) int {
+				if a.i != b.i {
+					return a.i - b.i
+				}
+				return a.j - b.j
+			})
+			key := fmt.Sprint(objn, objc)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			if !gi1inds.has(bnds) {
+				continue
+			}
+			succ++
+			gi1inds.drop(bnds)
+			for _, p := range bnds {
+				gi1inds.drop(neighbors(p))
+			}
+			gi1 = fill(fill(gi1, sqc, bnds), objc, obj)
+			cands2 := within(gi2inds)
+			if len(cands2) == 0 {
+				continue
+			}
+			loc2 := choice(g, cands2)
+			bnds2 := shift(bnds, loc2.i-loc.i, loc2.j-loc.j)
+			obj2 := shift(obj, loc2.i-loc.i, loc2.j-loc.j)
+			if gi2inds.has(bnds2) {
+				gi2inds.drop(bnds2)
+				for _, p := range bnds2 {
+					gi2inds.drop(neighbors(p))
+				}
+				gi2 = fill(gi2, objc, obj2)
+				gout = fill(fill(gout, sqc, bnds2), objc, obj2)
+			}
+		}
+		gi := vconcat(gi1, gi2)
+		for _, fn := range sample(g, allTransforms, choice(g, []int{1, 2})) {
+			gi, gout = fn(gi), fn(gout)
+		}
+		return gi, gout
+	}},
+	{"272f95fa", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 1, 2, 3, 4, 6)
+		h, w := g.unif(5, 30), g.unif(5, 30)
+		bl := sample(g, cols, 2)
+		bgc, linc := bl[0], bl[1]
+		hdist, wdist := []int{0, 0, 0}, []int{0, 0, 0}
+		idx := 0
+		for range h - 2 {
+			hdist[idx]++
+			idx = (idx + 1) % 3
+		}
+		for range w - 2 {
+			wdist[idx]++
+			idx = (idx + 1) % 3
+		}
+		shuffle(g.rng, hdist)
+		shuffle(g.rng, wdist)
+		adjust := func(d []int) {
+			d1 := g.unif(0, d[0]-1)
+			d[0] -= d1
+			d[1] += d1
+			d2 := g.unif(0, min(d[1], d[2])-1)
+			d2 = choice(g, []int{d2, -d2})
+			d[1] += d2
+			d[2] -= d2
+		}
+		adjust(hdist)
+		adjust(wdist)
+		kind := func(d []int) []int {
+			var out []int
+			for k, m := range []int{d[0], 1, d[1], 1, d[2]} {
+				for range m {
+					out = append(out, k)
+				}
+			}
+			return out
+		}
+		rows, cols2 := kind(hdist), kind(wdist)
+		gi := build(len(rows), len(cols2), func(i, j int) int {
+			if rows[i]%2 == 1 || cols2[j]%2 == 1 {
+				return linc
+			}
+			return bgc
+		})
+		for _, fn := range sample(g, allTransforms, choice(g, []int{1, 2})) {
+			gi = fn(gi)
+		}
+		gh, gw := dims(gi)
+		cnrs := []pt{{0, 0}, {0, gw - 1}, {gh - 1, 0}, {gh - 1, gw - 1}}
+		var bgobjs [][]pt
+		for _, o := range objectsX(gi, true, true, false) {
+			ps := toindices(o)
+			if o[0].c == bgc && len(minus(ps, cnrs)) == len(ps) {
+				bgobjs = append(bgobjs, ps)
+			}
+		}
+		best := func(key func(ul, lr pt) int) []pt {
+			var b []pt
+			bk := 0
+			for _, o := range bgobjs {
+				ul, lr := bounds(o)
+				if k := key(ul, lr); b == nil || k < bk {
+					b, bk = o, k
+				}
+			}
+			return b
+		}
+		var pink []pt
+		for _, o := range bgobjs {
+			if !bordering(o, gi) {
+				pink = o
+				break
+			}
+		}
+		gout := fill(gi, 6, pink)
+		gout = fill(gout, 4, best(func(ul, _ pt) int { return ul.j }))
+		gout = fill(gout, 3, best(func(_, lr pt) int { return -lr.j }))
+		gout = fill(gout, 2, best(func(ul, _ pt) int { return ul.i }))
+		gout = fill(gout, 1, best(func(_, lr pt) int { return -lr.i }))
 		return gi, gout
 	}},
 }
