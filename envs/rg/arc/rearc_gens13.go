@@ -1698,4 +1698,266 @@ var rearcGens13 = []rearcEntry{
 		gout = fill(gout, 1, best(func(_, lr pt) int { return -lr.i }))
 		return gi, gout
 	}},
+	{"ce602527", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(12, 30), g.unif(12, 30)
+		c4 := sample(g, allColors, 4)
+		bgc, c1, c2, c3 := c4[0], c4[1], c4[2], c4[3]
+		var gi, gout Grid
+		for range 100 {
+			var objs [][]pt
+			var maxinh, maxinw int
+			for tr := 0; tr < 1000; tr++ {
+				objs = nil
+				for range 2 {
+					oh1, ow1 := g.unif(3, h/3-1), g.unif(3, w/3-1)
+					bnds := asindices(canvas(bgc, oh1, ow1))
+					numcd1 := g.unif(0, oh1*ow1/2-4)
+					numc1 := choice(g, []int{numcd1, oh1*ow1 - numcd1})
+					numc1 = min(max(3, numc1), oh1*ow1-3)
+					f := newFrontier(bnds, dneighbors)
+					sp := choice(g, bnds)
+					f.take(sp)
+					obj := []pt{sp}
+					for (len(obj) < numc1 || height(obj) != oh1 || width(obj) != ow1) && len(f.cands) > 0 {
+						p := f.pick(g)
+						f.take(p)
+						obj = append(obj, p)
+					}
+					objs = append(objs, normalize(obj))
+				}
+				a, b := objs[0], objs[1]
+				maxinh = min(height(a), height(b))/2 + 1
+				maxinw = min(width(a), width(b))/2 + 1
+				ag := crop(fill(canvas(0, height(a), width(a)), 1, a), 0, 0, maxinh, maxinw)
+				bg := crop(fill(canvas(0, height(b), width(b)), 1, b), 0, 0, maxinh, maxinw)
+				if !equalGrids(ag, bg) {
+					break
+				}
+			}
+			ti := g.rng.IntN(2)
+			trgo := objs[ti]
+			trgo2 := ofcolor(upscale(fill(canvas(0, height(trgo), width(trgo)), 1, trgo), 2), 1)
+			staysinh := g.unif(maxinh*2, height(trgo)*2)
+			loci := h - staysinh
+			locj := g.randint(0, w-maxinw*2)
+			gi = fill(canvas(bgc, h, w), c3, shift(trgo2, loci, locj))
+			type colObj struct {
+				col int
+				obj []pt
+			}
+			lr := sample(g, []colObj{{c1, objs[0]}, {c2, objs[1]}}, 2)
+			lcol, lobj, rcol, robj := lr[0].col, lr[0].obj, lr[1].col, lr[1].obj
+			all := asindices(gi)
+			cands := setOf(ofcolor(gi, bgc))
+			cands.drop(box(all))
+			lca := ptSet{}
+			for p := range cands {
+				if p.j < w/3*2 {
+					lca[p] = true
+				}
+			}
+			var lcands []pt
+			for _, p := range lca.in(all) {
+				if lca.has(shift(lobj, p.i, p.j)) {
+					lcands = append(lcands, p)
+				}
+			}
+			if len(lcands) == 0 {
+				continue
+			}
+			placed := false
+			var lplcd, rplcd []pt
+			for tr := 0; tr < 1000; tr++ {
+				lloc, rloc := choice(g, lcands), choice(g, lcands)
+				lplcd, rplcd = shift(lobj, lloc.i, lloc.j), shift(robj, rloc.i, rloc.j)
+				if cands.has(lplcd) && cands.has(rplcd) && len(minus(lplcd, rplcd)) == len(lplcd) {
+					placed = true
+					break
+				}
+			}
+			if !placed {
+				continue
+			}
+			gi = fill(fill(gi, lcol, lplcd), rcol, rplcd)
+			col := c1
+			if ti == 1 && !samePts(objs[1], objs[0]) {
+				col = c2
+			}
+			gout = fill(canvas(bgc, height(trgo), width(trgo)), col, trgo)
+			break
+		}
+		mf := choice(g, []transform{identity, rot90, rot180, rot270, cmirror, dmirror, hmirror, vmirror})
+		return mf(gi), mf(gout)
+	}},
+	{"57aa92db", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		oh, ow := g.randint(2, 5), g.randint(2, 5)
+		bnds := asindices(canvas(-1, oh, ow))
+		sp := choice(g, bnds)
+		ncellsd := g.unif(0, oh*ow/2)
+		ncells := choice(g, []int{ncellsd, oh*ow - ncellsd})
+		ncells = min(max(3, ncells), oh*ow)
+		shp := normalize(grow(g, bnds, []pt{sp}, ncells-1))
+		oh, ow = height(shp), width(shp)
+		fixp := choice(g, shp)
+		c3 := sample(g, allColors, 3)
+		bgc, fixc, mainc := c3[0], c3[1], c3[2]
+		rem := without(allColors, bgc, fixc, mainc)
+		obj := []cell{{fixc, fixp}}
+		for _, p := range minus(shp, []pt{fixp}) {
+			obj = append(obj, cell{mainc, p})
+		}
+		loci, locj := g.randint(0, h-oh), g.randint(0, w-ow)
+		gi := canvas(bgc, h, w)
+		var plcd []pt
+		for _, c := range obj {
+			p := pt{c.p.i + loci, c.p.j + locj}
+			gi[p.i][p.j] = c.c
+			plcd = append(plcd, p)
+		}
+		gout := copyGrid(gi)
+		all := asindices(gi)
+		inds := setOf(ofcolor(gi, bgc))
+		for _, p := range plcd {
+			inds.drop(neighbors(p))
+		}
+		nocc := g.unif(1, h*w/(4*len(obj)))
+		succ := 0
+		for tr := 0; succ < nocc && tr < 5*nocc; tr++ {
+			fac := g.randint(1, 4)
+			hh, ww := oh*fac, ow*fac
+			var cands []pt
+			for _, p := range inds.in(all) {
+				if p.i <= h-hh && p.j <= w-ww {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			loc := choice(g, cands)
+			var fix2, remfull []pt
+			for _, c := range obj {
+				for io := range fac {
+					for jo := range fac {
+						p := pt{loc.i + c.p.i*fac + io, loc.j + c.p.j*fac + jo}
+						if c.c == fixc {
+							fix2 = append(fix2, p)
+						} else {
+							remfull = append(remfull, p)
+						}
+					}
+				}
+			}
+			upi := append(slices.Clone(fix2), remfull...)
+			if !inds.has(upi) {
+				continue
+			}
+			succ++
+			newc := choice(g, rem)
+			for _, p := range upi {
+				inds.drop(neighbors(p))
+			}
+			gi, gout = fill(gi, fixc, fix2), fill(gout, fixc, fix2)
+			ntorem := g.unif(0, max(0, len(remfull)-1))
+			ntokeep := len(remfull) - ntorem
+			f := newFrontier(remfull, neighbors)
+			for _, p := range fix2 {
+				f.touch(p)
+			}
+			var tokeep []pt
+			for range ntokeep {
+				p := f.pick(g)
+				f.take(p)
+				tokeep = append(tokeep, p)
+			}
+			gi, gout = fill(gi, newc, tokeep), fill(gout, newc, remfull)
+		}
+		return gi, gout
+	}},
+	{"681b3aeb", func(g *gen) (Grid, Grid) {
+		var gi, gout Grid
+		for range 1000 {
+			hi, wi := g.unif(2, 8), g.unif(2, 8)
+			h, w := g.unif(3*hi, 30), g.unif(3*wi, 30)
+			c := canvas(-1, hi, hi)
+			c3 := sample(g, allColors, 3)
+			bgc, ca, cb := c3[0], c3[1], c3[2]
+			gi = canvas(bgc, h, w)
+			var A, B []pt
+			for tr := 0; tr < 1000; tr++ {
+				inds := asindices(c)
+				pa := choice(g, inds)
+				reminds := minus(inds, []pt{pa})
+				pb := choice(g, reminds)
+				reminds = minus(reminds, []pt{pb})
+				A, B = []pt{pa}, []pt{pb}
+				left := setOf(reminds)
+				next := func(shp []pt) []pt {
+					near := ptSet{}
+					for _, p := range shp {
+						for _, q := range dneighbors(p) {
+							near[q] = true
+						}
+					}
+					var out []pt
+					for _, p := range inds {
+						if left[p] && near[p] {
+							out = append(out, p)
+						}
+					}
+					return out
+				}
+				for range len(reminds) {
+					acands, bcands := next(A), next(B)
+					var opts []int
+					if len(acands) > 0 {
+						opts = append(opts, 0)
+					}
+					if len(bcands) > 0 {
+						opts = append(opts, 1)
+					}
+					if choice(g, opts) == 0 {
+						loc := choice(g, acands)
+						A = append(A, loc)
+						delete(left, loc)
+					} else {
+						loc := choice(g, bcands)
+						B = append(B, loc)
+						delete(left, loc)
+					}
+				}
+				if len(A) != height(A)*width(A) || len(B) != height(B)*width(B) {
+					break
+				}
+			}
+			gout = fill(fill(c, ca, A), cb, B)
+			A, B = normalize(A), normalize(B)
+			ha, wa, hb, wb := height(A), width(A), height(B), width(B)
+			if ha > h || wa > w {
+				continue
+			}
+			all := asindices(gi)
+			for range 10 {
+				_ = g.randint(0, h-ha) // drawn and unused in RE-ARC
+				locaj := g.randint(0, w-wa)
+				plcda := shift(A, locaj, locaj)
+				var rem2 []pt
+				for _, p := range minus(all, plcda) {
+					if p.i <= h-hb && p.j <= w-wb {
+						rem2 = append(rem2, p)
+					}
+				}
+				if len(rem2) == 0 {
+					continue
+				}
+				ch := choice(g, rem2)
+				plcdb := shift(B, ch.i, ch.j)
+				if setOf(rem2).has(plcdb) {
+					return fill(fill(gi, ca, plcda), cb, plcdb), gout
+				}
+			}
+		}
+		return gi, gout
+	}},
 }
