@@ -304,3 +304,28 @@ func dmirrorP(ps []pt) []pt {
 func cmirrorP(ps []pt) []pt { return vmirrorP(dmirrorP(vmirrorP(ps))) }
 
 func identityP(ps []pt) []pt { return ps }
+
+// ptsKey is a canonical string for a set of points, to use one as a map key.
+func ptsKey(ps []pt) string {
+	s := slices.Clone(dedup(ps))
+	slices.SortFunc(s, func(a, b pt) int {
+		if a.i != b.i {
+			return a.i - b.i
+		}
+		return a.j - b.j
+	})
+	b := make([]byte, 0, 4*len(s))
+	for _, p := range s {
+		b = append(b, byte(p.i+64), byte(p.j+64), ',')
+	}
+	return string(b)
+}
+
+// shiftCells is the DSL's shift on an object.
+func shiftCells(o []cell, di, dj int) []cell {
+	out := make([]cell, len(o))
+	for k, c := range o {
+		out[k] = cell{c.c, pt{c.p.i + di, c.p.j + dj}}
+	}
+	return out
+}

@@ -1960,4 +1960,223 @@ var rearcGens13 = []rearcEntry{
 		}
 		return gi, gout
 	}},
+	{"6a1e5592", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 1)
+		h, w := g.unif(9, 30), g.unif(5, 30)
+		barh := g.randint(3, h/3)
+		maxobjh := h - barh - 1
+		nobjs := g.unif(1, w/3)
+		c3 := sample(g, cols, 3)
+		barc, bgc, objc := c3[0], c3[1], c3[2]
+		gi := vconcat(canvas(barc, barh, w), canvas(bgc, h-barh, w))
+		gout := copyGrid(gi)
+		placopts := interval(1, w-1)
+		all := asindices(gi)
+		iinds := setOf(ofcolor(gi, bgc))
+		oinds := setOf(all)
+		barinds := setOf(ofcolor(gi, barc))
+		forb := map[string]bool{}
+		succ := 0
+		for tr := 0; tr < 10*nobjs && succ < nobjs; tr++ {
+			oh, ow := g.randint(1, maxobjh), g.randint(1, min(4, w/2))
+			bnds := asindices(canvas(-1, oh, ow))
+			ncells := g.randint(1, oh*ow)
+			sp := choice(g, connect(pt{0, 0}, pt{0, ow - 1}))
+			obj := normalize(grow4(g, bnds, sp, ncells-1))
+			oh, ow = height(obj), width(obj)
+			markerh := g.randint(1, min(oh, barh-1))
+			var markpart []pt
+			for _, p := range obj {
+				if p.i < markerh {
+					markpart = append(markpart, p)
+				}
+			}
+			markpartn := normalize(markpart)
+			var keys []string
+			invalid := false
+			for k := 1; k <= markerh; k++ {
+				var sub []pt
+				for _, p := range markpartn {
+					if p.i < k {
+						sub = append(sub, p)
+					}
+				}
+				key := ptsKey(normalize(sub))
+				keys = append(keys, key)
+				if forb[key] {
+					invalid = true
+				}
+			}
+			if invalid {
+				continue
+			}
+			for _, k := range keys {
+				forb[k] = true
+			}
+			var placoptcands []int
+			for _, jj := range placopts {
+				ok := true
+				for x := jj; x <= jj+ow; x++ {
+					if !slices.Contains(placopts, x) {
+						ok = false
+						break
+					}
+				}
+				if ok {
+					placoptcands = append(placoptcands, jj)
+				}
+			}
+			if len(placoptcands) == 0 {
+				continue
+			}
+			jloc := choice(g, placoptcands)
+			oplcd := shift(obj, barh-markerh, jloc)
+			if oinds.has(oplcd) {
+				var icands []pt
+				for _, p := range iinds.in(all) {
+					if p.i <= h-oh && p.j <= w-ow {
+						icands = append(icands, p)
+					}
+				}
+				if len(icands) == 0 {
+					continue
+				}
+				loc := choice(g, icands)
+				iplcd := shift(obj, loc.i, loc.j)
+				if iinds.has(iplcd) {
+					succ++
+					iinds.drop(iplcd)
+					for _, p := range iplcd {
+						iinds.drop(neighbors(p))
+					}
+					oinds.drop(oplcd)
+					gi = fill(gi, objc, iplcd)
+					gi = fill(gi, bgc, barinds.in(oplcd))
+					gout = fill(gout, 1, oplcd)
+					var jm []int
+					for _, p := range ofcolor(gout, 1) {
+						jm = append(jm, p.j, p.j-1, p.j+1)
+					}
+					placopts = without(placopts, jm...)
+				}
+			}
+			if len(placopts) == 0 {
+				break
+			}
+		}
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"0e206a2e", func(g *gen) (Grid, Grid) {
+		var gi, gout Grid
+		for range 100 {
+			h, w := g.unif(10, 30), g.unif(10, 30)
+			c5 := sample(g, allColors, 5)
+			bgc, acol, bcol, ccol, dcol := c5[0], c5[1], c5[2], c5[3], c5[4]
+			gi, gout = canvas(bgc, h, w), canvas(bgc, h, w)
+			all := asindices(gi)
+			inds := setOf(all)
+			nsrcs := g.unif(1, min(h, w)/5)
+			type src struct {
+				obj, markers []cell
+			}
+			var srcs []src
+			var abclist [][2]int
+			diagonal := func(ps []pt) bool {
+				d, s := map[int]bool{}, map[int]bool{}
+				for _, p := range ps {
+					d[p.i-p.j], s[p.i+p.j] = true, true
+				}
+				return len(d) == 1 || len(s) == 1
+			}
+			flat := func(ps []pt) bool { return height(ps) == 1 || width(ps) == 1 }
+			srcsucc := 0
+			for tr := 0; tr < 5*nsrcs && srcsucc < nsrcs; tr++ {
+				objsize := g.unif(5, 20)
+				bb := asindices(canvas(-1, 7, 7))
+				sp := choice(g, bb)
+				f := newFrontier(bb, dneighbors)
+				f.take(sp)
+				shp := []pt{sp}
+				add := func() {
+					p := f.pick(g)
+					f.take(p)
+					shp = append(shp, p)
+				}
+				for range objsize - 1 {
+					add()
+				}
+				for flat(shp) && len(f.cands) > 0 {
+					add()
+				}
+				for diagonal(shp) && len(f.cands) > 0 {
+					add()
+				}
+				shp = normalize(shp)
+				shuffle(g.rng, shp)
+				for k := 0; k < 1000 && (flat(shp[:3]) || diagonal(shp[:3])); k++ {
+					shuffle(g.rng, shp)
+				}
+				abc := [2]int{height(shp[:3]), width(shp[:3])}
+				if abc[0] > abc[1] {
+					abc[0], abc[1] = abc[1], abc[0]
+				}
+				if slices.Contains(abclist, abc) {
+					continue
+				}
+				markers := []cell{{acol, shp[0]}, {bcol, shp[1]}, {ccol, shp[2]}}
+				obj := slices.Clone(markers)
+				for _, p := range shp[3:] {
+					obj = append(obj, cell{dcol, p})
+				}
+				var opts []pt
+				for _, p := range inds.in(all) {
+					if inds.has(shift(shp, p.i, p.j)) {
+						opts = append(opts, p)
+					}
+				}
+				if len(opts) == 0 {
+					continue
+				}
+				loc := choice(g, opts)
+				srcsucc++
+				placed := shift(shp, loc.i, loc.j)
+				gi = paint(gi, shiftCells(obj, loc.i, loc.j))
+				gout = fill(gout, -1, placed)
+				inds.drop(placed)
+				for _, p := range placed {
+					inds.drop(neighbors(p))
+				}
+				srcs = append(srcs, src{obj, markers})
+				abclist = append(abclist, abc)
+			}
+			if len(srcs) == 0 {
+				continue
+			}
+			num := g.unif(1, h*w/30)
+			succ := 0
+			for tr := 0; succ < num && tr < 10*num; tr++ {
+				fn := choice(g, allTransforms)
+				gi, gout = fn(gi), fn(gout)
+				full := setOf(ofcolor(gout, bgc))
+				for _, p := range asindices(gout) {
+					if gout[p.i][p.j] != bgc {
+						full.drop(neighbors(p))
+					}
+				}
+				s := choice(g, srcs)
+				if len(full) == 0 {
+					break
+				}
+				loctr := choice(g, full.in(asindices(gout)))
+				if full.has(shift(toindices(s.obj), loctr.i, loctr.j)) {
+					succ++
+					gi = paint(gi, shiftCells(s.markers, loctr.i, loctr.j))
+					gout = paint(gout, shiftCells(s.obj, loctr.i, loctr.j))
+				}
+			}
+			return gi, replace(gout, -1, bgc)
+		}
+		return gi, replace(gout, -1, 0)
+	}},
 }
