@@ -329,3 +329,23 @@ func shiftCells(o []cell, di, dj int) []cell {
 	}
 	return out
 }
+
+// position is the DSL's position: the direction from patch a's centre to
+// patch b's.
+func position(a, b []pt) pt {
+	ca, cb := center(a), center(b)
+	sgn := func(x bool) int {
+		if x {
+			return 1
+		}
+		return -1
+	}
+	switch {
+	case ca.i == cb.i:
+		return pt{0, sgn(ca.j < cb.j)}
+	case ca.j == cb.j:
+		return pt{sgn(ca.i < cb.i), 0}
+	default:
+		return pt{sgn(ca.i < cb.i), sgn(ca.j < cb.j)}
+	}
+}

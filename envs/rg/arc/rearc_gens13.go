@@ -2179,4 +2179,118 @@ var rearcGens13 = []rearcEntry{
 		}
 		return gi, replace(gout, -1, 0)
 	}},
+	{"a8c38be5", func(g *gen) (Grid, Grid) {
+		goh, gow := g.unif(9, 20), g.unif(9, 20)
+		h, w := g.unif(goh+4, 30), g.unif(gow+4, 30)
+		bs := sample(g, allColors, 2)
+		bgc, sqc := bs[0], bs[1]
+		ccols := sample(g, without(allColors, bgc, sqc), g.unif(1, 8))
+		gout := canvas(sqc, goh, gow)
+		gout = fill(gout, bgc, box(asindices(gout)))
+		loci1 := g.randint(2, goh-7)
+		loci2 := g.randint(loci1+4, goh-3)
+		locj1 := g.randint(2, gow-7)
+		locj2 := g.randint(locj1+4, gow-3)
+		for _, i := range []int{loci1, loci2} {
+			gout = fill(gout, sqc, connect(pt{i, 0}, pt{i, 29}))
+		}
+		for _, j := range []int{locj1, locj2} {
+			gout = fill(gout, sqc, connect(pt{0, j}, pt{29, j}))
+		}
+		mi, mj := (loci1+loci2)/2, (locj1+locj2)/2
+		gout = fill(gout, bgc, []pt{{mi, 1}, {mi, gow - 2}, {1, mj}, {goh - 2, mj}})
+		for _, o := range objectsX(gout, true, false, true) {
+			gout = fill(gout, choice(g, ccols), toindices(o))
+		}
+		splits := func(d int) (int, int, int, int) {
+			d1 := g.randint(1, d-3)
+			d2 := g.randint(1, d-d1-2)
+			d3 := g.randint(1, d-d1-d2-1)
+			return d1, d2, d3, d - d1 - d2 - d3
+		}
+		hd1, hd2, hd3, hd4 := splits(h - goh)
+		wd1, wd2, wd3, wd4 := splits(w - gow)
+		insert := func(gr Grid, n, l1, l2, d1, d2, d3, d4, bgc int) Grid {
+			blank := func(k int) Grid { return canvas(bgc, k, n) }
+			gr = slices.Concat(gr[:l2], blank(d2), gr[l2:])
+			gr = slices.Concat(gr[:l1+1], blank(d3), gr[l1+1:])
+			return slices.Concat(blank(d1), gr, blank(d4))
+		}
+		gi := insert(copyGrid(gout), gow, loci1, loci2, hd1, hd2, hd3, hd4, bgc)
+		gi = dmirror(insert(dmirror(gi), h, locj1, locj2, wd1, wd2, wd3, wd4, bgc))
+		nswitch := g.unif(0, 10)
+		if choice(g, []bool{true, false}) {
+			k := loci1 + hd1 + 1
+			gi = slices.Concat(gi[k:], gi[:k])
+		}
+		if choice(g, []bool{true, false}) {
+			k := locj1 + wd1 + 1
+			t := dmirror(gi)
+			gi = dmirror(slices.Concat(t[k:], t[:k]))
+		}
+		objsOf := func(diagonal bool) [][]cell {
+			tmp := canvas(bgc, h+12, w+12)
+			for i := range h {
+				copy(tmp[i+6][6:], gi[i])
+			}
+			var out [][]cell
+			for _, o := range objectsX(tmp, false, diagonal, true) {
+				out = append(out, shiftCells(o, -6, -6))
+			}
+			return out
+		}
+		for range nswitch {
+			type group struct {
+				shp  pt
+				objs [][]cell
+			}
+			var groups []*group
+			for _, o := range objsOf(true) {
+				ps := toindices(o)
+				shp := pt{height(ps), width(ps)}
+				k := slices.IndexFunc(groups, func(gr *group) bool { return gr.shp == shp })
+				if k < 0 {
+					groups = append(groups, &group{shp: shp})
+					k = len(groups) - 1
+				}
+				groups[k].objs = append(groups[k].objs, o)
+			}
+			var ress []*group
+			for _, gr := range groups {
+				if len(gr.objs) > 1 {
+					ress = append(ress, gr)
+				}
+			}
+			if len(ress) == 0 {
+				break
+			}
+			ab := sample(g, choice(g, ress).objs, 2)
+			a, b := ab[0], ab[1]
+			ula, _ := bounds(toindices(a))
+			ulb, _ := bounds(toindices(b))
+			gi = paint(gi, shiftCells(a, ulb.i-ula.i, ulb.j-ula.j))
+			gi = paint(gi, shiftCells(b, ula.i-ulb.i, ula.j-ulb.j))
+		}
+		for range g.unif(0, 30) {
+			var objs [][]cell
+			for _, o := range objsOf(false) {
+				if !bordering(toindices(o), gi) {
+					objs = append(objs, o)
+				}
+			}
+			if len(objs) == 0 {
+				break
+			}
+			obj := choice(g, objs)
+			direc1 := pt{g.randint(-1, 1), g.randint(-1, 1)}
+			direc2 := position([]pt{{h / 2, w / 2}}, []pt{center(toindices(obj))})
+			direc := choice(g, []pt{direc1, direc2})
+			gi = fill(gi, bgc, toindices(obj))
+			gi = paint(gi, shiftCells(obj, direc.i, direc.j))
+		}
+		for _, fn := range sample(g, allTransforms, choice(g, []int{1, 2})) {
+			gi, gout = fn(gi), fn(gout)
+		}
+		return gi, gout
+	}},
 }
