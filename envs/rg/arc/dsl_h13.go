@@ -103,38 +103,75 @@ func clip(ps []pt, h, w int) []pt {
 	return out
 }
 
-// ptSet is a set of points.
-type ptSet map[pt]bool
+// ptSet is a set of points, kept as a bitmap over a frame around the
+// largest grid (-16…47 on each axis); a point outside the frame is never
+// in the set.
+type ptSet struct {
+	on []bool
+	n  int
+}
 
-func setOf(ps []pt) ptSet {
-	s := make(ptSet, len(ps))
+const setLo, setSpan = -16, 64
+
+func newSet() *ptSet { return &ptSet{on: make([]bool, setSpan*setSpan)} }
+
+func setOf(ps []pt) *ptSet {
+	s := newSet()
 	for _, p := range ps {
-		s[p] = true
+		s.add(p)
 	}
 	return s
 }
 
+func setIndex(p pt) int {
+	i, j := p.i-setLo, p.j-setLo
+	if i < 0 || j < 0 || i >= setSpan || j >= setSpan {
+		return -1
+	}
+	return i*setSpan + j
+}
+
+// at reports whether p is in the set.
+func (s *ptSet) at(p pt) bool {
+	k := setIndex(p)
+	return k >= 0 && s.on[k]
+}
+
+func (s *ptSet) add(p pt) {
+	if k := setIndex(p); k >= 0 && !s.on[k] {
+		s.on[k] = true
+		s.n++
+	}
+}
+
+func (s *ptSet) del(p pt) {
+	if k := setIndex(p); k >= 0 && s.on[k] {
+		s.on[k] = false
+		s.n--
+	}
+}
+
 // has reports whether every point is in the set (the DSL's issubset).
-func (s ptSet) has(ps []pt) bool {
+func (s *ptSet) has(ps []pt) bool {
 	for _, p := range ps {
-		if !s[p] {
+		if !s.at(p) {
 			return false
 		}
 	}
 	return true
 }
 
-func (s ptSet) drop(ps []pt) {
+func (s *ptSet) drop(ps []pt) {
 	for _, p := range ps {
-		delete(s, p)
+		s.del(p)
 	}
 }
 
 // in lists the set's points in the order they appear in order.
-func (s ptSet) in(order []pt) []pt {
+func (s *ptSet) in(order []pt) []pt {
 	var out []pt
 	for _, p := range order {
-		if s[p] {
+		if s.at(p) {
 			out = append(out, p)
 		}
 	}
@@ -233,7 +270,7 @@ func frontiers(g Grid) [][]cell {
 // samePts reports whether a and b hold the same points (as sets).
 func samePts(a, b []pt) bool {
 	sa, sb := setOf(a), setOf(b)
-	if len(sa) != len(sb) {
+	if sa.n != sb.n {
 		return false
 	}
 	return sa.has(b)

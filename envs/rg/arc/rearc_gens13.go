@@ -378,7 +378,7 @@ var rearcGens13 = []rearcEntry{
 			loc := choice(g, cands)
 			bx := dedup(box([]pt{loc, {loc.i + oh - 1, loc.j + ow - 1}}))
 			bx = minus(bx, sample(g, corners(bx), g.randint(0, 4)))
-			if inds.has(bx) && len(inds)-len(bx) > h*w/2+1 {
+			if inds.has(bx) && inds.n-len(bx) > h*w/2+1 {
 				gi = fill(gi, fgc, bx)
 				succ++
 				inds.drop(bx)
@@ -488,15 +488,15 @@ var rearcGens13 = []rearcEntry{
 		for kk := range nr {
 			ring := setOf(box([]pt{{1 + kk, 1 + kk}, {h - 1 - kk, w - 1 - kk}}))
 			for _, br := range []int{cola, colb} {
-				near := ptSet{}
+				near := newSet()
 				for _, p := range ofcolor(gi, br) {
 					for _, q := range dneighbors(p) {
-						near[q] = true
+						near.add(q)
 					}
 				}
 				var bcands []pt
 				for _, p := range ofcolor(gi, bgc) {
-					if ring[p] && near[p] {
+					if ring.at(p) && near.at(p) {
 						bcands = append(bcands, p)
 					}
 				}
@@ -661,7 +661,7 @@ var rearcGens13 = []rearcEntry{
 		indss := setOf(all)
 		succ := 0
 		for tr := 0; succ < num && tr <= 4*num; tr++ {
-			if len(rem) == 0 || len(indss) == 0 {
+			if len(rem) == 0 || indss.n == 0 {
 				break
 			}
 			oh, ow := g.randint(2, 7), g.randint(2, 7)
@@ -843,7 +843,7 @@ var rearcGens13 = []rearcEntry{
 		box5 := asindices(canvas(-1, 5, 5))
 		succ := 0
 		for tr := 0; succ < nobjs && tr <= 4*nobjs; tr++ {
-			if len(inds) == 0 {
+			if inds.n == 0 {
 				break
 			}
 			sp := choice(g, box5)
@@ -932,7 +932,7 @@ var rearcGens13 = []rearcEntry{
 			pr := choice(g, prs)
 			obj := choice(g, pr.objs)
 			for ntr := 0; ntr < 10; ntr++ {
-				if len(reminds) == 0 {
+				if reminds.n == 0 {
 					break
 				}
 				loc := choice(g, reminds.in(all))
@@ -1128,7 +1128,7 @@ var rearcGens13 = []rearcEntry{
 				var arm []pt
 				for k := 1; k < max(numh, numw); k++ {
 					next := pt{loc.i + k*d.i*(oh+1), loc.j + k*d.j*(ow+1)}
-					if !inds[next] {
+					if !inds.at(next) {
 						break
 					}
 					arm = append(arm, next)
@@ -1212,22 +1212,22 @@ var rearcGens13 = []rearcEntry{
 			obj := []pt{choice(g, bd)}
 			in := setOf(obj)
 			for range ncells - 1 {
-				near := ptSet{}
+				near := newSet()
 				for _, p := range obj {
 					for _, q := range dneighbors(p) {
 						for _, r := range neighbors(q) {
-							near[r] = true
+							near.add(r)
 						}
 					}
 				}
 				var cands []pt
 				for _, p := range bd {
-					if near[p] && !in[p] {
+					if near.at(p) && !in.at(p) {
 						cands = append(cands, p)
 					}
 				}
 				p := choice(g, cands)
-				in[p] = true
+				in.add(p)
 				obj = append(obj, p)
 			}
 			return obj
@@ -1319,7 +1319,7 @@ var rearcGens13 = []rearcEntry{
 		nobjs := g.unif(1, h*w/(2*ncells))
 		succ := 0
 		for tr := 0; succ < nobjs && tr <= 4*nobjs; tr++ {
-			if len(inds) == 0 {
+			if inds.n == 0 {
 				break
 			}
 			plcd := at(choice(g, inds.in(all)))
@@ -1435,12 +1435,12 @@ var rearcGens13 = []rearcEntry{
 		}
 		for _, p := range all {
 			if p.i > h-oh || p.j > w-ow {
-				delete(idns, p)
+				idns.del(p)
 			}
 		}
 		cnt, fails := 0, 0
 		for cnt < numlocs && fails < 5*numlocs {
-			if len(idns) == 0 {
+			if idns.n == 0 {
 				break
 			}
 			loc := choice(g, idns.in(all))
@@ -1510,11 +1510,11 @@ var rearcGens13 = []rearcEntry{
 		n2 := g.unif(1, max(1, int(math.Sqrt(float64(mn)))))
 		srcs := func(ofc []pt, n int) []pt {
 			var out []pt
-			bad := ptSet{}
+			bad := newSet()
 			for range n {
 				var cands []pt
 				for _, p := range ofc {
-					if !bad[p] {
+					if !bad.at(p) {
 						cands = append(cands, p)
 					}
 				}
@@ -1523,20 +1523,20 @@ var rearcGens13 = []rearcEntry{
 				}
 				p := choice(g, cands)
 				out = append(out, p)
-				bad[p] = true
+				bad.add(p)
 				for _, q := range neighbors(p) {
-					bad[q] = true
+					bad.add(q)
 				}
 			}
 			return out
 		}
 		srcs1, srcs2 := srcs(ofc1, n1), srcs(ofc2, n2)
 		gi = fill(fill(gi, c3, srcs1), cc4, srcs2)
-		lns := ptSet{}
+		lns := newSet()
 		for _, p := range append(slices.Clone(srcs1), srcs2...) {
 			for _, d := range []pt{{1, 1}, {-1, -1}, {-1, 1}, {1, -1}} {
 				for _, q := range shoot(p, d.i, d.j) {
-					lns[q] = true
+					lns.add(q)
 				}
 			}
 		}
@@ -1557,7 +1557,7 @@ var rearcGens13 = []rearcEntry{
 		succ := 0
 		for tr := 0; tr < 5*noccs && succ < noccs; tr++ {
 			oh, ow := g.randint(2, min(6, h/2)), g.randint(2, min(6, w/2))
-			within := func(s ptSet) []pt {
+			within := func(s *ptSet) []pt {
 				var out []pt
 				for _, p := range s.in(all) {
 					if p.i <= h-oh && p.j <= w-ow {
@@ -1750,10 +1750,10 @@ var rearcGens13 = []rearcEntry{
 			all := asindices(gi)
 			cands := setOf(ofcolor(gi, bgc))
 			cands.drop(box(all))
-			lca := ptSet{}
-			for p := range cands {
+			lca := newSet()
+			for _, p := range cands.in(all) {
 				if p.j < w/3*2 {
-					lca[p] = true
+					lca.add(p)
 				}
 			}
 			var lcands []pt
@@ -1894,15 +1894,15 @@ var rearcGens13 = []rearcEntry{
 				A, B = []pt{pa}, []pt{pb}
 				left := setOf(reminds)
 				next := func(shp []pt) []pt {
-					near := ptSet{}
+					near := newSet()
 					for _, p := range shp {
 						for _, q := range dneighbors(p) {
-							near[q] = true
+							near.add(q)
 						}
 					}
 					var out []pt
 					for _, p := range inds {
-						if left[p] && near[p] {
+						if left.at(p) && near.at(p) {
 							out = append(out, p)
 						}
 					}
@@ -1920,11 +1920,11 @@ var rearcGens13 = []rearcEntry{
 					if choice(g, opts) == 0 {
 						loc := choice(g, acands)
 						A = append(A, loc)
-						delete(left, loc)
+						left.del(loc)
 					} else {
 						loc := choice(g, bcands)
 						B = append(B, loc)
-						delete(left, loc)
+						left.del(loc)
 					}
 				}
 				if len(A) != height(A)*width(A) || len(B) != height(B)*width(B) {
@@ -2131,7 +2131,14 @@ var rearcGens13 = []rearcEntry{
 				}
 				var opts []pt
 				for _, p := range inds.in(all) {
-					if inds.has(shift(shp, p.i, p.j)) {
+					ok := true
+					for _, q := range shp {
+						if !inds.at(pt{q.i + p.i, q.j + p.j}) {
+							ok = false
+							break
+						}
+					}
+					if ok {
 						opts = append(opts, p)
 					}
 				}
@@ -2158,17 +2165,30 @@ var rearcGens13 = []rearcEntry{
 			for tr := 0; succ < num && tr < 10*num; tr++ {
 				fn := choice(g, allTransforms)
 				gi, gout = fn(gi), fn(gout)
-				full := setOf(ofcolor(gout, bgc))
-				for _, p := range asindices(gout) {
-					if gout[p.i][p.j] != bgc {
-						full.drop(neighbors(p))
+				gh, gw := dims(gout)
+				full := newSet()
+				var fullList []pt
+				for i := range gh {
+					for j := range gw {
+						ok := gout[i][j] == bgc
+						for di := -1; di <= 1 && ok; di++ {
+							for dj := -1; dj <= 1 && ok; dj++ {
+								if q := (pt{i + di, j + dj}); inGrid(q, gh, gw) && gout[q.i][q.j] != bgc {
+									ok = false
+								}
+							}
+						}
+						if ok {
+							full.add(pt{i, j})
+							fullList = append(fullList, pt{i, j})
+						}
 					}
 				}
 				s := choice(g, srcs)
-				if len(full) == 0 {
+				if full.n == 0 {
 					break
 				}
-				loctr := choice(g, full.in(asindices(gout)))
+				loctr := choice(g, fullList)
 				if full.has(shift(toindices(s.obj), loctr.i, loctr.j)) {
 					succ++
 					gi = paint(gi, shiftCells(s.markers, loctr.i, loctr.j))
