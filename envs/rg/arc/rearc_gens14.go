@@ -1,4 +1,440 @@
 package arc
 
 // rearcGens14 is one batch of ported RE-ARC generators (see rearc_gens.go).
-var rearcGens14 = []rearcEntry{}
+var rearcGens14 = []rearcEntry{
+	{"aedd82e4", func(g *gen) (Grid, Grid) {
+		remcols := interval(2, 10)
+		h, w := g.unif(1, 30), g.unif(1, 30)
+		c := canvas(0, h, w)
+		num := g.unif(0, max(0, h*w/2-1))
+		numcols := g.unif(0, min(8, num))
+		chosinds := sample(g, asindices(c), num)
+		choscols := sample(g, remcols, numcols)
+		choslocs := sample(g, interval(0, len(chosinds)), numcols)
+		sortInts(choslocs)
+		gi := c
+		for k, col := range choscols {
+			gi = fill(gi, col, chosinds[:choslocs[len(choslocs)-1-k]])
+		}
+		var res []pt
+		for _, o := range objectsFull(gi, false, false, true) {
+			if len(o) == 1 {
+				res = append(res, o[0].p)
+			}
+		}
+		return gi, fill(gi, 1, res)
+	}},
+	{"eb5a1d5d", func(g *gen) (Grid, Grid) {
+		d := g.unif(2, 10)
+		gout := canvas(-1, 2*d-1, 2*d-1)
+		for j, cc := range sample(g, allColors, d) {
+			gout = fill(gout, cc, box([]pt{{j, j}, {2*d - 2 - j, 2*d - 2 - j}}))
+		}
+		enl := []int{g.unif(0, 30-d), g.unif(0, 30-d)}
+		gi := gout
+		for (enl[0] > 0 || enl[1] > 0) && max(len(gi), len(gi[0])) < 30 {
+			var opts []int
+			if enl[0] > 0 {
+				opts = append(opts, 0)
+			}
+			if enl[1] > 0 {
+				opts = append(opts, 1)
+			}
+			ch := choice(g, opts)
+			if ch == 1 {
+				gi = dmirror(gi)
+			}
+			idx := g.randint(0, len(gi)-1)
+			gi = append(copyGrid(gi[:idx+1]), gi[idx:]...)
+			if ch == 1 {
+				gi = dmirror(gi)
+			}
+			enl[ch]--
+		}
+		return copyGrid(gi), gout
+	}},
+	{"f35d900a", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 5)
+		h, w := g.unif(4, 30), g.unif(4, 30)
+		c3 := sample(g, cols, 3)
+		bgc, c1, c2 := c3[0], c3[1], c3[2]
+		oh, ow := g.unif(4, h), g.unif(4, w)
+		loci, locj := g.randint(0, h-oh), g.randint(0, w-ow)
+		ul, lr := pt{loci, locj}, pt{loci + oh - 1, locj + ow - 1}
+		ur, ll := pt{ul.i, lr.j}, pt{lr.i, ul.j}
+		bx := dedup(box([]pt{ul, lr}))
+		gi := fill(fill(canvas(bgc, h, w), c1, []pt{ul, lr}), c2, []pt{ur, ll})
+		gout := fill(gi, c1, append(neighbors(ur), neighbors(ll)...))
+		gout = fill(gout, c2, append(neighbors(ul), neighbors(lr)...))
+		crns := []pt{ul, ur, ll, lr}
+		for _, c := range crns {
+			var valids []pt
+			for _, p := range bx {
+				d := manhattan([]pt{c}, []pt{p})
+				near := true
+				for _, cc := range crns {
+					if cc != c && manhattan([]pt{p}, []pt{cc}) < d {
+						near = false
+					}
+				}
+				if near && d > 1 && d%2 == 0 {
+					valids = append(valids, p)
+				}
+			}
+			gout = fill(gout, 5, valids)
+		}
+		return gi, gout
+	}},
+	{"6d58a25d", func(g *gen) (Grid, Grid) {
+		shp := []pt{{0, 3}, {1, 3}, {1, 4}, {1, 2}, {2, 2}, {2, 1}, {2, 4}, {2, 5}, {3, 6}, {3, 0}}
+		h, w := g.unif(5, 30), g.unif(8, 30)
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		c := canvas(bgc, h, w)
+		c1 := choice(g, remcols)
+		c2 := choice(g, without(remcols, c1))
+		loci, locj := g.randint(0, h-4), g.randint(0, w-7)
+		plcd := shift(shp, loci, locj)
+		rem := minus(asindices(c), plcd)
+		nois := sample(g, rem, g.unif(1, max(1, len(rem)/2-1)))
+		gi := fill(fill(c, c2, nois), c1, plcd)
+		top := map[int]int{}
+		for _, p := range plcd {
+			if v, ok := top[p.j]; !ok || p.i > v {
+				top[p.j] = p.i
+			}
+		}
+		var fullres []pt
+		for _, p := range nois {
+			hit := false
+			for _, q := range plcd {
+				if q.j == p.j && q.i <= p.i {
+					hit = true
+				}
+			}
+			if hit {
+				fullres = append(fullres, connect(pt{top[p.j] + 1, p.j}, pt{h - 1, p.j})...)
+			}
+		}
+		gout := fill(gi, c2, fullres)
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"8f2ea7aa", func(g *gen) (Grid, Grid) {
+		d := g.unif(2, 5)
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		d2 := d * d
+		gi, gout := canvas(bgc, d2, d2), canvas(bgc, d2, d2)
+		minig := canvas(bgc, d, d)
+		inds := asindices(minig)
+		mp := d2 / 2
+		dev := g.unif(0, mp)
+		devs := choice(g, []int{1, -1})
+		num := max(min(mp+devs*dev, d2), 0)
+		locs := sample(g, inds, num)
+		for k := 0; k < d2; k++ {
+			if sh, sw := shapeP(locs); sh == d && sw == d {
+				break
+			}
+			locs = append(locs, choice(g, minus(inds, locs)))
+		}
+		cols := sample(g, remcols, g.unif(1, 9))
+		for _, p := range locs {
+			minig = fill(minig, choice(g, cols), []pt{p})
+		}
+		itv := []int{}
+		for x := 0; x < d2; x += d {
+			itv = append(itv, x)
+		}
+		var plcopts []pt
+		for _, a := range itv {
+			for _, b := range itv {
+				plcopts = append(plcopts, pt{a, b})
+			}
+		}
+		plc := choice(g, plcopts)
+		put := func(gr Grid, at pt) Grid {
+			out := copyGrid(gr)
+			for _, p := range inds {
+				out[p.i+at.i][p.j+at.j] = minig[p.i][p.j]
+			}
+			return out
+		}
+		gi = put(gi, plc)
+		for _, p := range locs {
+			gout = put(gout, pt{p.i * d, p.j * d})
+		}
+		return gi, gout
+	}},
+	{"f1cefba8", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(7, 30), g.unif(7, 30)
+		ih, iw := g.unif(6, h-1), g.unif(6, w-1)
+		loci, locj := g.randint(0, h-ih), g.randint(0, w-iw)
+		c3 := sample(g, allColors, 3)
+		bgc, ringc, inc := c3[0], c3[1], c3[2]
+		obj := []pt{{loci, locj}, {loci + ih - 1, locj + iw - 1}}
+		ring1, ring2 := box(obj), inbox(obj)
+		c := fill(canvas(bgc, h, w), inc, backdrop(obj[0], obj[1]))
+		c = fill(fill(c, ringc, ring1), ringc, ring2)
+		cands := minus(ring2, corners(ring2))
+		locs := sample(g, cands, g.unif(1, len(cands)/2))
+		gi := fill(c, inc, locs)
+		lm := loci + ih - 2
+		var full []pt
+		for _, p := range locs {
+			if p.i > loci+1 && p.i < lm {
+				full = append(full, hfrontier(p)...)
+			} else {
+				full = append(full, vfrontier(p)...)
+			}
+		}
+		var tinc, tring []pt
+		for _, p := range full {
+			if p.i < h && p.j < w {
+				switch c[p.i][p.j] {
+				case bgc:
+					tinc = append(tinc, p)
+				case inc:
+					tring = append(tring, p)
+				}
+			}
+		}
+		return gi, fill(fill(c, inc, tinc), ringc, tring)
+	}},
+	{"963e52fc", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(3, 30), g.unif(6, 15)
+		p := g.unif(2, w/2)
+		bgc := choice(g, allColors)
+		ccols := sample(g, without(allColors, bgc), g.unif(1, 9))
+		var obj []cell
+		for j := range p {
+			ub := h/2 - g.unif(0, h/2)
+			lb := g.unif(ub, h-1)
+			numcells := g.unif(1, lb-ub+1)
+			for _, ii := range sample(g, interval(ub, lb+1), numcells) {
+				obj = append(obj, cell{choice(g, ccols), pt{ii, j}})
+			}
+		}
+		addonw := g.randint(0, p)
+		leftshift := g.randint(0, addonw)
+		var full []cell
+		for _, c := range obj {
+			full = append(full, cell{c.c, pt{c.p.i, c.p.j - leftshift}}, cell{c.c, pt{c.p.i, c.p.j + p - leftshift}})
+		}
+		gout := paint(canvas(bgc, h, 2*w), full)
+		for j := range 2*w/(2*p) + 1 {
+			moved := make([]cell, len(full))
+			for k, c := range full {
+				moved[k] = cell{c.c, pt{c.p.i, c.p.j + j*2*p}}
+			}
+			gout = paint(gout, moved)
+		}
+		return lefthalf(gout), gout
+	}},
+	{"1bfc4729", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(4, 30), g.unif(4, 30)
+		if h%2 == 1 {
+			h = choice(g, []int{max(4, h-1), min(30, h+1)})
+		}
+		alocj := g.unif(w/2, w-1)
+		if choice(g, []bool{true, false}) {
+			alocj = max(min(w/2, alocj-w/2), 1)
+		}
+		aloci := g.randint(1, h/2-1)
+		blocj := g.unif(w/2, w-1)
+		if choice(g, []bool{true, false}) {
+			blocj = max(min(w/2, blocj-w/2), 1)
+		}
+		bloci := g.randint(h/2, h-2)
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		acol := choice(g, remcols)
+		bcol := choice(g, without(remcols, acol))
+		aloc, bloc := pt{aloci, alocj}, pt{bloci, blocj}
+		gi := fill(fill(canvas(bgc, h, w), acol, []pt{aloc}), bcol, []pt{bloc})
+		gout := fill(fill(gi, acol, hfrontier(aloc)), bcol, hfrontier(bloc))
+		gout = fill(gout, acol, connect(pt{0, 0}, pt{0, w - 1}))
+		gout = fill(gout, bcol, connect(pt{h - 1, 0}, pt{h - 1, w - 1}))
+		gout = fill(gout, acol, connect(pt{0, 0}, pt{h/2 - 1, 0}))
+		gout = fill(gout, acol, connect(pt{0, w - 1}, pt{h/2 - 1, w - 1}))
+		gout = fill(gout, bcol, connect(pt{h / 2, 0}, pt{h - 1, 0}))
+		gout = fill(gout, bcol, connect(pt{h / 2, w - 1}, pt{h - 1, w - 1}))
+		return gi, gout
+	}},
+	{"22eb0ac0", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(4, 30), g.unif(4, 30)
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		nlocs := g.unif(1, h)
+		rows := interval(0, h)
+		locs := sample(g, rows, nlocs)
+		for range 1000 {
+			if len(without(locs, 0, h-1)) > 0 {
+				break
+			}
+			locs = sample(g, rows, nlocs)
+		}
+		nbarsdev := g.unif(0, nlocs/2)
+		nbars := choice(g, []int{nbarsdev, h - nbarsdev})
+		nbars = max(0, min(nbars, nlocs))
+		barlocs := sample(g, locs, nbars)
+		nonbar := without(locs, barlocs...)
+		barcols := make([]int, nbars)
+		for k := range barcols {
+			barcols[k] = choice(g, remcols)
+		}
+		acols := make([]int, len(nonbar))
+		for k := range acols {
+			acols[k] = choice(g, remcols)
+		}
+		bcols := make([]int, len(nonbar))
+		for k := range bcols {
+			bcols[k] = choice(g, without(remcols, acols[k]))
+		}
+		for k, bl := range barlocs {
+			gi = fill(gi, barcols[k], []pt{{bl, 0}, {bl, w - 1}})
+			gout = fill(gout, barcols[k], connect(pt{bl, 0}, pt{bl, w - 1}))
+		}
+		for k, l := range nonbar {
+			gi = fill(fill(gi, acols[k], []pt{{l, 0}}), bcols[k], []pt{{l, w - 1}})
+			gout = fill(fill(gout, acols[k], []pt{{l, 0}}), bcols[k], []pt{{l, w - 1}})
+		}
+		if choice(g, []bool{true, false}) {
+			return dmirror(gi), dmirror(gout)
+		}
+		return gi, gout
+	}},
+	{"56dc2b01", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 2, 8)
+		h, w := g.unif(4, 30), g.unif(6, 30)
+		oh, ow := g.unif(1, h), g.unif(1, (w-1)/2-1)
+		bb := asindices(canvas(-1, oh, ow))
+		sp := choice(g, bb)
+		ncellsd := g.unif(0, oh*ow/2)
+		ncells := choice(g, []int{ncellsd, oh*ow - ncellsd})
+		ncells = min(max(0, ncells), oh*ow-1)
+		obj := normalize(grow(g, minus(bb, []pt{sp}), []pt{sp}, ncells))
+		oh, ow = shapeP(obj)
+		loci := g.randint(0, h-oh)
+		locj := g.unif(1, w-ow)
+		bo := sample(g, cols, 2)
+		bgc, objc := bo[0], bo[1]
+		gi := canvas(bgc, h, w)
+		barlocj := locj - g.unif(0, locj)
+		barlocj = min(max(0, barlocj), locj-1)
+		gi = fill(gi, 2, connect(pt{0, barlocj}, pt{h - 1, barlocj}))
+		gout := fill(gi, objc, shift(obj, loci, barlocj+1))
+		gout = fill(gout, 8, connect(pt{0, barlocj + ow + 1}, pt{h - 1, barlocj + ow + 1}))
+		gi = fill(gi, objc, shift(obj, loci, locj))
+		mfs := []transform{identity, dmirror, cmirror, vmirror, hmirror, rot90, rot180, rot270}
+		for _, fn := range sample(g, mfs, choice(g, []int{1, 2})) {
+			gi, gout = fn(gi), fn(gout)
+		}
+		return gi, gout
+	}},
+	{"be94b721", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(6, 30), g.unif(6, 30)
+		no := g.unif(3, max(3, h*w/16))
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		c := canvas(bgc, h, w)
+		nc := g.unif(no+1, max(no+1, 2*no))
+		inds := asindices(c)
+		ch := choice(g, inds)
+		free := ptSet(minus(inds, []pt{ch}))
+		shp := growIn(g, free, ch, nc-1)
+		for _, p := range shp {
+			delete(free, p)
+			for _, q := range neighbors(p) {
+				delete(free, q)
+			}
+		}
+		trgc := choice(g, remcols)
+		gi := fill(c, trgc, shp)
+		sh, sw := shapeP(shp)
+		gout := fill(canvas(bgc, sh, sw), trgc, normalize(shp))
+		for range no {
+			left := inSet(inds, free)
+			if len(left) == 0 {
+				break
+			}
+			ch := choice(g, left)
+			nc2 := g.unif(1, nc-1)
+			shp := growIn(g, free, ch, nc2-1)
+			gi = fill(gi, choice(g, remcols), shp)
+			for _, p := range shp {
+				delete(free, p)
+				for _, q := range neighbors(p) {
+					delete(free, q)
+				}
+			}
+		}
+		return gi, gout
+	}},
+	{"f25ffba3", func(g *gen) (Grid, Grid) {
+		cols := interval(1, 10)
+		h := g.unif(1, 14)*2 + 1
+		w := g.unif(3, 15)
+		bgc := choice(g, cols)
+		remcols := sample(g, without(cols, bgc), g.unif(1, 8))
+		canv := canvas(bgc, h, w)
+		nc := g.unif(2, h*w-2)
+		all := asindices(canv)
+		bx := ptSet(all)
+		obj := []cell{{choice(g, remcols), choice(g, all)}}
+		// RE-ARC keeps the first cell in bx, so it can be drawn again.
+		add := func() bool {
+			near := map[pt]bool{}
+			for _, c := range obj {
+				for _, q := range neighbors(c.p) {
+					near[q] = true
+				}
+			}
+			var cands []pt
+			for _, p := range all {
+				if bx[p] && near[p] {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				return false
+			}
+			ch := choice(g, cands)
+			obj = append(obj, cell{choice(g, remcols), ch})
+			delete(bx, ch)
+			return true
+		}
+		for range nc - 1 {
+			add()
+		}
+		for {
+			ul, lr := bounds(toindices(obj))
+			if !(ul.i > h/2-1 || lr.i < h/2+1) || !add() {
+				break
+			}
+		}
+		gix := paint(canv, obj)
+		for i, row := range gix {
+			var fg []int
+			for _, v := range row {
+				if v != bgc {
+					fg = append(fg, v)
+				}
+			}
+			for len(fg) < len(row) {
+				fg = append(fg, bgc)
+			}
+			gix[i] = fg
+		}
+		gi, gout := hconcat(gix, canv), hconcat(gix, vmirror(gix))
+		if choice(g, []bool{true, false}) {
+			gi, gout = vmirror(gi), vmirror(gout)
+		}
+		if choice(g, []bool{true, false}) {
+			gi, gout = hmirror(gi), hmirror(gout)
+		}
+		return gi, gout
+	}},
+}
