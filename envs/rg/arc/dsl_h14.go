@@ -189,3 +189,101 @@ func sortPts(ps []pt) {
 		return a.j - b.j
 	})
 }
+
+// addNear is one step of RE-ARC's multicoloured shape loops: a cell of bx
+// next to (8-neighbourhood) the object joins it in a colour drawn from
+// cols, and leaves bx; false when there is none.
+func addNear(g *gen, all []pt, bx map[pt]bool, obj []cell, cols []int) ([]cell, bool) {
+	near := map[pt]bool{}
+	for _, c := range obj {
+		for _, q := range neighbors(c.p) {
+			near[q] = true
+		}
+	}
+	var cands []pt
+	for _, p := range all {
+		if bx[p] && near[p] {
+			cands = append(cands, p)
+		}
+	}
+	if len(cands) == 0 {
+		return obj, false
+	}
+	ch := choice(g, cands)
+	delete(bx, ch)
+	return append(obj, cell{choice(g, cols), ch}), true
+}
+
+// hmirrorP is hmirror on a patch: flipped upside down within its box.
+func hmirrorP(ps []pt) []pt {
+	ul, lr := bounds(ps)
+	out := make([]pt, len(ps))
+	for k, p := range ps {
+		out[k] = pt{ul.i + lr.i - p.i, p.j}
+	}
+	return out
+}
+
+// vmirrorP is vmirror on a patch: flipped left to right within its box.
+func vmirrorP(ps []pt) []pt {
+	ul, lr := bounds(ps)
+	out := make([]pt, len(ps))
+	for k, p := range ps {
+		out[k] = pt{p.i, ul.j + lr.j - p.j}
+	}
+	return out
+}
+
+// dmirrorP is dmirror on a patch: transposed about its upper-left corner.
+func dmirrorP(ps []pt) []pt {
+	ul, _ := bounds(ps)
+	out := make([]pt, len(ps))
+	for k, p := range ps {
+		out[k] = pt{p.j - ul.j + ul.i, p.i - ul.i + ul.j}
+	}
+	return out
+}
+
+// cmirrorP is cmirror on a patch.
+func cmirrorP(ps []pt) []pt { return vmirrorP(dmirrorP(vmirrorP(ps))) }
+
+func identityP(ps []pt) []pt { return ps }
+
+// subset reports whether every point of a is in s.
+func subset(a []pt, s map[pt]bool) bool {
+	for _, p := range a {
+		if !s[p] {
+			return false
+		}
+	}
+	return true
+}
+
+// smallestSolid is 23b5c85d's test: among the colours whose cells form a
+// full rectangle, the one with the smallest area (a tie goes to prefer).
+func smallestSolid(g Grid, prefer int) int {
+	type ext struct{ n, i0, j0, i1, j1 int }
+	es := map[int]*ext{}
+	for i, row := range g {
+		for j, v := range row {
+			e, ok := es[v]
+			if !ok {
+				e = &ext{0, i, j, i, j}
+				es[v] = e
+			}
+			e.n++
+			e.i0, e.j0, e.i1, e.j1 = min(e.i0, i), min(e.j0, j), max(e.i1, i), max(e.j1, j)
+		}
+	}
+	best, barea := -1, 0
+	for v, e := range es {
+		a := (e.i1 - e.i0 + 1) * (e.j1 - e.j0 + 1)
+		if a != e.n {
+			continue
+		}
+		if best < 0 || a < barea || a == barea && v == prefer {
+			best, barea = v, a
+		}
+	}
+	return best
+}

@@ -383,35 +383,18 @@ var rearcGens14 = []rearcEntry{
 		nc := g.unif(2, h*w-2)
 		all := asindices(canv)
 		bx := ptSet(all)
-		obj := []cell{{choice(g, remcols), choice(g, all)}}
 		// RE-ARC keeps the first cell in bx, so it can be drawn again.
-		add := func() bool {
-			near := map[pt]bool{}
-			for _, c := range obj {
-				for _, q := range neighbors(c.p) {
-					near[q] = true
-				}
-			}
-			var cands []pt
-			for _, p := range all {
-				if bx[p] && near[p] {
-					cands = append(cands, p)
-				}
-			}
-			if len(cands) == 0 {
-				return false
-			}
-			ch := choice(g, cands)
-			obj = append(obj, cell{choice(g, remcols), ch})
-			delete(bx, ch)
-			return true
-		}
+		obj := []cell{{choice(g, remcols), choice(g, all)}}
 		for range nc - 1 {
-			add()
+			obj, _ = addNear(g, all, bx, obj, remcols)
 		}
-		for {
+		for range h * w {
 			ul, lr := bounds(toindices(obj))
-			if !(ul.i > h/2-1 || lr.i < h/2+1) || !add() {
+			if !(ul.i > h/2-1 || lr.i < h/2+1) {
+				break
+			}
+			var ok bool
+			if obj, ok = addNear(g, all, bx, obj, remcols); !ok {
 				break
 			}
 		}
@@ -436,5 +419,428 @@ var rearcGens14 = []rearcEntry{
 			gi, gout = hmirror(gi), hmirror(gout)
 		}
 		return gi, gout
+	}},	{"9ecd008a", func(g *gen) (Grid, Grid) {
+		cols := interval(1, 10)
+		h := g.unif(3, 15)
+		w := h
+		bgc := choice(g, cols)
+		remcols := sample(g, without(cols, bgc), g.unif(1, 8))
+		canv := canvas(bgc, h, w)
+		nc := g.unif(1, h*w)
+		all := asindices(canv)
+		bx := ptSet(all)
+		obj := []cell{{choice(g, remcols), choice(g, all)}}
+		for range nc - 1 {
+			obj, _ = addNear(g, all, bx, obj, remcols)
+		}
+		gi := paint(canv, obj)
+		t := dmirror(gi)
+		gi2 := copyGrid(gi)
+		for i := range h {
+			for j := i; j < w; j++ {
+				gi2[i][j] = t[i][j]
+			}
+		}
+		gi = hconcat(gi2, vmirror(gi2))
+		gi = vconcat(gi, hmirror(gi))
+		loci := 2*h - g.unif(1, 2*h)
+		locj := w - g.unif(1, w)
+		loci2 := g.unif(loci, 2*h-1)
+		locj2 := g.unif(locj, w-1)
+		gout := crop(gi, loci, locj, loci2-loci+1, locj2-locj+1)
+		gi = fill(gi, 0, backdrop(pt{loci, locj}, pt{loci2, locj2}))
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"bb43febb", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 2)
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, cols)
+		remcols := without(cols, bgc)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		num := g.unif(1, 8)
+		all := asindices(gi)
+		indss := ptSet(all)
+		maxtrials := 4 * num
+		for tr, succ := 0, 0; succ < num && tr <= maxtrials; tr++ {
+			if len(remcols) == 0 || len(indss) == 0 {
+				break
+			}
+			oh, ow := g.randint(3, 7), g.randint(3, 7)
+			var subs []pt
+			for _, p := range all {
+				if indss[p] && p.i < h-oh && p.j < w-ow {
+					subs = append(subs, p)
+				}
+			}
+			if len(subs) == 0 {
+				continue
+			}
+			l := choice(g, subs)
+			a, b := l, pt{l.i + oh - 1, l.j + ow - 1}
+			bd := backdrop(a, b)
+			col := choice(g, remcols)
+			if subset(bd, indss) {
+				remcols = without(remcols, col)
+				gi = fill(gi, col, bd)
+				gout = fill(fill(gout, 2, bd), col, box([]pt{a, b}))
+				succ++
+				for _, p := range bd {
+					delete(indss, p)
+				}
+			}
+		}
+		return gi, gout
+	}},
+	{"4612dd53", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 2)
+		h, w := g.unif(8, 30), g.unif(8, 30)
+		ih, iw := g.unif(5, h-1), g.unif(5, w-1)
+		bc := sample(g, cols, 2)
+		bgc, col := bc[0], bc[1]
+		loci, locj := g.randint(0, h-ih), g.randint(0, w-iw)
+		ul, lr := pt{loci, locj}, pt{loci + ih - 1, locj + iw - 1}
+		bx := dedup(box([]pt{ul, lr}))
+		var br []pt
+		if choice(g, []bool{true, false}) {
+			locc := g.randint(loci+2, loci+ih-3)
+			br = connect(pt{locc, locj + 1}, pt{locc, locj + iw - 2})
+		} else {
+			locc := g.randint(locj+2, locj+iw-3)
+			br = connect(pt{loci + 1, locc}, pt{loci + ih - 2, locc})
+		}
+		c := canvas(bgc, h, w)
+		crns := sample(g, corners(bx), 3)
+		rembx := minus(bx, crns)
+		onbr := sample(g, br, 2)
+		rembr := minus(br, onbr)
+		noccbx := g.unif(0, len(rembx))
+		noccbr := g.unif(0, len(rembr))
+		occbx := sample(g, rembx, noccbx)
+		occbr := sample(g, rembr, noccbr)
+		c = fill(fill(c, col, bx), col, br)
+		gi := fill(fill(c, bgc, occbx), bgc, occbr)
+		gout := fill(fill(c, 2, occbx), 2, occbr)
+		if choice(g, []bool{true, false}) {
+			gi, gout = fill(gi, bgc, br), fill(gout, bgc, br)
+		}
+		return gi, gout
+	}},
+	{"5521c0d9", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(4, 30), g.unif(6, 30)
+		inds := interval(0, w)
+		nobjs := g.unif(1, w/3)
+		speps := sample(g, inds, nobjs*2)
+		for tries := 0; contains(speps, 0) || contains(speps, w-1); tries++ {
+			if tries == 1000 { // never in practice; keeps the loop bounded
+				speps = sample(g, interval(1, w-1), 2)
+				break
+			}
+			nobjs = g.unif(1, w/3)
+			speps = sample(g, inds, nobjs*2)
+		}
+		sortInts(speps)
+		bgc := choice(g, allColors)
+		ccols := sample(g, without(allColors, bgc), g.unif(2, 9))
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		forb := -1
+		for k := 0; k+1 < len(speps); k += 2 {
+			sp, ep := speps[k], speps[k+1]
+			col := choice(g, without(ccols, forb))
+			forb = col
+			hdev := g.unif(0, h/2)
+			hei := choice(g, []int{hdev, h - hdev})
+			hei = min(max(1, hei), h-1)
+			obj := backdrop(pt{h - hei, sp}, pt{h - 1, ep})
+			gi = fill(gi, col, obj)
+			gout = fill(gout, col, shift(obj, -hei, 0))
+		}
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"23b5c85d", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(5, 30), g.unif(5, 30)
+		bgc := choice(g, allColors)
+		colopts := without(allColors, bgc)
+		gi := canvas(bgc, h, w)
+		var gout Grid
+		oh, ow := g.unif(2, h-1), g.unif(2, w-1)
+		num := g.unif(1, 8)
+		for cnt := 0; cnt < num; cnt++ {
+			loci, locj := g.randint(0, h-oh), g.randint(0, w-ow)
+			col := choice(g, colopts)
+			colopts = without(colopts, col)
+			gi2 := fill(gi, col, backdrop(pt{loci, locj}, pt{loci + oh - 1, locj + ow - 1}))
+			if smallestSolid(gi2, col) != col {
+				break
+			}
+			gi, gout = gi2, canvas(col, oh, ow)
+			oh = g.unif(max(0, oh-4), oh-1)
+			ow = g.unif(max(0, ow-4), ow-1)
+			if oh < 1 || ow < 1 {
+				break
+			}
+		}
+		return gi, gout
+	}},
+	{"44f52bb0", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(3, 30), g.unif(3, 30)
+		bgc := choice(g, allColors)
+		ccols := sample(g, without(allColors, bgc), g.unif(2, 9))
+		gi := canvas(bgc, h, w)
+		numcells := g.unif(1, h*w-1)
+		inds := asindices(gi)
+		for range 1000 {
+			if !equalGrids(gi, hmirror(gi)) {
+				break
+			}
+			gi = canvas(bgc, h, w)
+			for _, p := range sample(g, inds, numcells) {
+				col := choice(g, ccols)
+				gi[p.i][p.j], gi[p.i][w-1-p.j] = col, col
+			}
+		}
+		gout := canvas(1, 1, 1)
+		if !choice(g, []bool{true, false}) {
+			numpert := g.unif(1, h*(w/2))
+			pal := append([]int{bgc}, ccols...)
+			for _, p := range sample(g, asindices(canvas(-1, h, w/2)), numpert) {
+				gi[p.i][p.j] = choice(g, without(pal, gi[p.i][p.j]))
+			}
+			gout = canvas(7, 1, 1)
+		}
+		mfs := []transform{identity, dmirror, cmirror, vmirror, hmirror, rot90, rot180, rot270}
+		for _, fn := range sample(g, mfs, choice(g, []int{1, 2})) {
+			gi = fn(gi)
+		}
+		return gi, gout
+	}},
+	{"22168020", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(6, 30), g.unif(6, 30)
+		num := g.unif(1, min(9, h*w/10))
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		all := asindices(gi)
+		inds := ptSet(all)
+		for tr, succ := 0, 0; tr < 6*num && succ < num; tr++ {
+			d := g.unif(2, 5)
+			ow := 2 * d
+			left := inSet(all, inds)
+			if len(left) == 0 {
+				continue
+			}
+			l := choice(g, left)
+			io := connect(l, pt{l.i + d - 1, l.j + d - 1})
+			io = append(io, connect(pt{l.i, l.j + ow - 1}, pt{l.i + d - 1, l.j + d})...)
+			io = append(io, pt{l.i + d, l.j + d - 1}, pt{l.i + d, l.j + d})
+			var oo []pt
+			for _, a := range io {
+				for _, b := range io {
+					if a.i == b.i {
+						oo = append(oo, connect(a, b)...)
+					}
+				}
+			}
+			mf := choice(g, []func([]pt) []pt{identityP, dmirrorP, cmirrorP, hmirrorP, vmirrorP})
+			io, oo = mf(io), mf(oo)
+			col := choice(g, remcols)
+			if subset(oo, inds) {
+				gi, gout = fill(gi, col, io), fill(gout, col, oo)
+				succ++
+				for _, p := range oo {
+					delete(inds, p)
+				}
+				remcols = without(remcols, col)
+			}
+		}
+		return gi, gout
+	}},
+	{"445eab21", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		gi := canvas(bgc, h, w)
+		num := g.unif(1, 9)
+		all := asindices(gi)
+		indss := ptSet(all)
+		maxtrials := 4 * num
+		bigcol, area := 0, 0
+		for tr, succ, guard := 0, 0, 0; succ < num && tr <= maxtrials && guard < 10000; guard++ {
+			if len(remcols) == 0 || len(indss) == 0 {
+				break
+			}
+			oh, ow := g.randint(3, 7), g.randint(3, 7)
+			if oh*ow == area {
+				continue
+			}
+			var subs []pt
+			for _, p := range all {
+				if indss[p] && p.i < h-oh && p.j < w-ow {
+					subs = append(subs, p)
+				}
+			}
+			tr++
+			if len(subs) == 0 {
+				continue
+			}
+			l := choice(g, subs)
+			bd := backdrop(l, pt{l.i + oh - 1, l.j + ow - 1})
+			col := choice(g, remcols)
+			if subset(bd, indss) {
+				remcols = without(remcols, col)
+				gi = fill(gi, col, box(bd))
+				succ++
+				for _, p := range bd {
+					delete(indss, p)
+				}
+				if oh*ow > area {
+					bigcol, area = col, oh*ow
+				}
+			}
+		}
+		return gi, canvas(bigcol, 2, 2)
+	}},
+	{"1caeab9d", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 1)
+		h, w := g.unif(3, 30), g.unif(6, 30)
+		oh, ow := g.unif(1, h/2), g.unif(1, w/3)
+		bb := asindices(canvas(-1, oh, ow))
+		sp := choice(g, bb)
+		ncellsd := g.unif(0, oh*ow/2)
+		ncells := choice(g, []int{ncellsd, oh*ow - ncellsd})
+		ncells = min(max(0, ncells), oh*ow-1)
+		obj := normalize(grow(g, minus(bb, []pt{sp}), []pt{sp}, ncells))
+		oh, ow = shapeP(obj)
+		loci := g.randint(0, h-oh)
+		numo := g.unif(2, min(8, w/ow)) - 1
+		itv := interval(0, w)
+		locj := g.randint(0, w-ow)
+		objp := shift(obj, loci, locj)
+		bgc := choice(g, cols)
+		remcols := without(cols, bgc)
+		c := canvas(bgc, h, w)
+		gi, gout := fill(c, 1, objp), fill(c, 1, objp)
+		itv = without(itv, interval(locj, locj+ow)...)
+		for range numo {
+			var cands []int
+			for _, j := range itv {
+				if len(without(interval(j, j+ow), itv...)) == 0 {
+					cands = append(cands, j)
+				}
+			}
+			if len(cands) == 0 {
+				break
+			}
+			locj := choice(g, cands)
+			col := choice(g, remcols)
+			remcols = without(remcols, col)
+			gi = fill(gi, col, shift(obj, g.randint(0, h-oh), locj))
+			gout = fill(gout, col, shift(obj, loci, locj))
+			itv = without(itv, interval(locj, locj+ow)...)
+		}
+		return gi, gout
+	}},
+	{"855e0971", func(g *gen) (Grid, Grid) {
+		nbarsd := g.unif(1, 4)
+		nbars := max(3, choice(g, []int{nbarsd, 11 - nbarsd}))
+		h, w := g.unif(nbars, 30), g.unif(3, 30)
+		barsizes := make([]int, nbars)
+		sum := 0
+		for k := range barsizes {
+			barsizes[k] = 2
+			sum += 2
+		}
+		for ; sum < h; sum++ {
+			barsizes[g.randint(0, nbars-1)]++
+		}
+		locs := interval(0, w)
+		dotc := choice(g, allColors)
+		remcols := without(allColors, dotc)
+		lastcol := -1
+		nloclbs := make([]int, nbars)
+		nsum := 0
+		for k := range nloclbs {
+			nloclbs[k] = choice(g, []int{0, 1})
+			nsum += nloclbs[k]
+		}
+		if nsum < 2 {
+			l := sample(g, interval(0, nbars), 2)
+			nloclbs[l[0]], nloclbs[l[1]] = 1, 1
+		}
+		var gi, gout Grid
+		for k, bs := range barsizes {
+			col := choice(g, without(remcols, lastcol))
+			gim, gom := canvas(col, bs, w), canvas(col, bs, w)
+			nl := g.unif(nloclbs[k], w/2)
+			for _, jj := range sample(g, locs, nl) {
+				idx := pt{g.randint(0, bs-1), jj}
+				gim = fill(gim, dotc, []pt{idx})
+				gom = fill(gom, dotc, vfrontier(idx))
+			}
+			lastcol = col
+			gi, gout = append(gi, gim...), append(gout, gom...)
+		}
+		if choice(g, []bool{true, false}) {
+			return dmirror(gi), dmirror(gout)
+		}
+		return gi, gout
+	}},
+	{"db93a21d", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 1, 3)
+		h, w := g.unif(12, 31), g.unif(12, 32)
+		num := g.unif(1, h*w/25)
+		bf := sample(g, cols, 2)
+		bgc, fgc := bf[0], bf[1]
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		all := asindices(gi)
+		indss := ptSet(all)
+		maxtrials := 4 * num
+		for tr, succ := 0, 0; succ < num && tr <= maxtrials; tr++ {
+			if len(indss) == 0 {
+				break
+			}
+			oh := g.randint(1, h/4)
+			full := 4 * oh
+			var subs []pt
+			for _, p := range all {
+				if indss[p] && p.i < h-full && p.j < w-full {
+					subs = append(subs, p)
+				}
+			}
+			if len(subs) == 0 {
+				continue
+			}
+			l := choice(g, subs)
+			big := backdrop(l, pt{l.i + full - 1, l.j + full - 1})
+			sa, sb := pt{l.i + oh, l.j + oh}, pt{l.i + full - 1 - oh, l.j + full - 1 - oh}
+			small := backdrop(sa, sb)
+			ok := true
+			for _, p := range big {
+				if !indss[p] && gout[p.i][p.j] != 3 {
+					ok = false
+				}
+			}
+			if !ok {
+				continue
+			}
+			gi = fill(gi, fgc, small)
+			gout = fill(fill(gout, 3, big), fgc, small)
+			var strp []pt
+			for j := sa.j; j <= sb.j; j++ {
+				for i := sb.i; i < h; i++ {
+					if gout[i][j] == bgc {
+						strp = append(strp, pt{i, j})
+					}
+				}
+			}
+			gout = fill(gout, 1, strp)
+			succ++
+			for _, p := range big {
+				delete(indss, p)
+			}
+		}
+		trim := func(x Grid) Grid { return crop(x, 1, 1, len(x)-1, len(x[0])-2) }
+		return trim(gi), trim(gout)
 	}},
 }
