@@ -419,7 +419,8 @@ var rearcGens14 = []rearcEntry{
 			gi, gout = hmirror(gi), hmirror(gout)
 		}
 		return gi, gout
-	}}, {"9ecd008a", func(g *gen) (Grid, Grid) {
+	}},
+	{"9ecd008a", func(g *gen) (Grid, Grid) {
 		cols := interval(1, 10)
 		h := g.unif(3, 15)
 		w := h
