@@ -287,3 +287,15 @@ func smallestSolid(g Grid, prefer int) int {
 	}
 	return best
 }
+
+// dedupeRows is the DSL's dedupe on a grid: its rows without repeats,
+// each kept where it first appears.
+func dedupeRows(g Grid) Grid {
+	var out Grid
+	for _, r := range g {
+		if !slices.ContainsFunc(out, func(o []int) bool { return slices.Equal(o, r) }) {
+			out = append(out, append([]int(nil), r...))
+		}
+	}
+	return out
+}

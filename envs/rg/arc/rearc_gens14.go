@@ -1,5 +1,7 @@
 package arc
 
+import "slices"
+
 // rearcGens14 is one batch of ported RE-ARC generators (see rearc_gens.go).
 var rearcGens14 = []rearcEntry{
 	{"aedd82e4", func(g *gen) (Grid, Grid) {
@@ -843,5 +845,546 @@ var rearcGens14 = []rearcEntry{
 		}
 		trim := func(x Grid) Grid { return crop(x, 1, 1, len(x)-1, len(x[0])-2) }
 		return trim(gi), trim(gout)
+	}},
+	{"90c28cc7", func(g *gen) (Grid, Grid) {
+		cols := interval(1, 10)
+		h, w := g.unif(2, 10), g.unif(2, 10)
+		nc := g.unif(2, 9)
+		colss := sample(g, cols, nc)
+		gi := build(h, w, func(int, int) int { return choice(g, colss) })
+		gi = dmirror(dedupeRows(dmirror(dedupeRows(gi))))
+		gout := copyGrid(gi)
+		h, w = dims(gi)
+		fullh, fullw := g.unif(h, 30), g.unif(w, 30)
+		inh, inw := g.unif(h, fullh), g.unif(w, fullw)
+		for h < inh || w < inw {
+			tr := h < inh
+			dim := h
+			if !tr {
+				dim = w
+				gi = dmirror(gi)
+			}
+			idx := g.randint(0, dim-1)
+			gi = append(copyGrid(gi[:idx+1]), gi[idx:]...)
+			if !tr {
+				gi = dmirror(gi)
+			}
+			h, w = dims(gi)
+		}
+		for h < fullh || w < fullw {
+			tr := h < fullh
+			if !tr {
+				gi = dmirror(gi)
+			}
+			zero := [][]int{make([]int, len(gi[0]))}
+			if sample(g, []bool{true, false}, 2)[0] {
+				gi = append(zero, gi...)
+			} else {
+				gi = append(copyGrid(gi), zero...)
+			}
+			if !tr {
+				gi = dmirror(gi)
+			}
+			h, w = dims(gi)
+		}
+		return copyGrid(gi), gout
+	}},
+	{"93b581b8", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, allColors)
+		ccols := sample(g, without(allColors, bgc), g.unif(1, 9))
+		numocc := g.unif(1, h*w/50)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		all := asindices(gi)
+		inds := ptSet(all)
+		for tr, succ := 0, 0; tr < 10*numocc && succ < numocc; {
+			tr++
+			var cands []pt
+			for _, p := range all {
+				if inds[p] && p.i <= h-2 && p.j <= w-2 {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				break
+			}
+			l := choice(g, cands)
+			var c [4]int
+			for k := range c {
+				c[k] = choice(g, ccols)
+			}
+			q := []pt{{0, 0}, {0, 1}, {1, 0}, {1, 1}}
+			var in, out []cell
+			for k, p := range q {
+				in = append(in, cell{c[k], pt{p.i + l.i, p.j + l.j}})
+			}
+			out = append(out, in...)
+			for k, o := range []pt{{2, 2}, {2, -2}, {-2, 2}, {-2, -2}} {
+				for _, p := range q {
+					out = append(out, cell{c[k], pt{p.i + o.i + l.i, p.j + o.j + l.j}})
+				}
+			}
+			var kept []cell
+			for _, x := range out {
+				if x.p.i >= 0 && x.p.i < h && x.p.j >= 0 && x.p.j < w {
+					kept = append(kept, x)
+				}
+			}
+			if subset(toindices(kept), inds) {
+				succ++
+				for _, x := range kept {
+					delete(inds, x.p)
+				}
+				for _, x := range in {
+					for _, n := range dneighbors(x.p) {
+						delete(inds, n)
+					}
+				}
+				gi, gout = paint(gi, in), paint(gout, kept)
+			}
+		}
+		return gi, gout
+	}},
+	{"ded97339", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(5, 30), g.unif(5, 30)
+		bl := sample(g, allColors, 2)
+		bgc, linc := bl[0], bl[1]
+		gi := canvas(bgc, h, w)
+		ndots := g.unif(2, h*w/9)
+		all := asindices(gi)
+		inds := ptSet(all)
+		var dots []pt
+		if choice(g, []bool{true, false}) {
+			idxi := g.randint(0, h-1)
+			locj1 := g.randint(0, w-3)
+			locj2 := g.randint(locj1+2, w-1)
+			dots = append(dots, pt{idxi, locj1}, pt{idxi, locj2})
+		} else {
+			idxj := g.randint(0, w-1)
+			loci1 := g.randint(0, h-3)
+			loci2 := g.randint(loci1+2, h-1)
+			dots = append(dots, pt{loci1, idxj}, pt{loci2, idxj})
+		}
+		for range ndots - 2 {
+			left := inSet(all, inds)
+			if len(left) == 0 {
+				break
+			}
+			l := choice(g, left)
+			dots = append(dots, l)
+			delete(inds, l)
+			for _, n := range neighbors(l) {
+				delete(inds, n)
+			}
+		}
+		gi = fill(gi, linc, dots)
+		gout := gi
+		for i, r := range gi {
+			if js := ofcolorRow(r, linc); len(js) > 1 {
+				gout = fill(gout, linc, connect(pt{i, js[0]}, pt{i, js[len(js)-1]}))
+			}
+		}
+		gout, gi = dmirror(gout), dmirror(gi)
+		for i, r := range gi {
+			if js := ofcolorRow(r, linc); len(js) > 1 {
+				gout = fill(gout, linc, connect(pt{i, js[0]}, pt{i, js[len(js)-1]}))
+			}
+		}
+		return gi, gout
+	}},
+	{"98cf29f8", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		objh, objw := g.unif(2, h-5), g.unif(2, w-5)
+		loci, locj := g.randint(0, h-objh), g.randint(0, w-objw)
+		c3 := sample(g, allColors, 3)
+		bgc, objc, otherc := c3[0], c3[1], c3[2]
+		gi := fill(canvas(bgc, h, w), objc, backdrop(pt{loci, locj}, pt{loci + objh - 1, locj + objw - 1}))
+		margs := []int{h - (loci + objh), w - (locj + objw), loci, locj}
+		var options []int
+		for k, m := range margs {
+			if m > 2 {
+				options = append(options, k)
+			}
+		}
+		for range choice(g, options) {
+			gi = rot90(gi)
+		}
+		h, w = dims(gi)
+		oul, olr := bounds(ofcolor(gi, objc))
+		locis := g.randint(olr.i+2, h-2)
+		locie := g.randint(locis+1, h-1)
+		locjs := g.randint(0, min(w-2, olr.j))
+		locje := g.randint(max(locjs+1, oul.j), w-1)
+		other := backdrop(pt{locis, locjs}, pt{locie, locje})
+		jloc := g.randint(max(oul.j, locjs), min(olr.j, locje))
+		ln := connect(pt{olr.i + 1, jloc}, pt{locis - 1, jloc})
+		gout := fill(gi, otherc, shift(other, -len(ln), 0))
+		gi = fill(fill(gi, otherc, other), otherc, ln)
+		mfs := []transform{identity, dmirror, cmirror, vmirror, hmirror, rot90, rot180, rot270}
+		for _, fn := range sample(g, mfs, choice(g, []int{1, 2})) {
+			gi, gout = fn(gi), fn(gout)
+		}
+		return gi, gout
+	}},
+	{"4c5c2cf0", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		oh, ow := g.unif(2, (h-3)/2), g.unif(2, (w-3)/2)
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		cc := choice(g, remcols)
+		objc := choice(g, without(remcols, cc))
+		locc := pt{oh - 1, ow - 1}
+		sg := fill(canvas(bgc, oh, ow), cc, []pt{locc})
+		reminds := minus(asindices(sg), []pt{locc})
+		most := max(1, int(2.0/3*float64(oh)*float64(ow)))
+		ncells := g.unif(1, most)
+		cells := sample(g, reminds, ncells)
+		for range 1000 {
+			if sh, sw := shapeP(cells); !(ncells == 5 && sh == 3 && sw == 3) {
+				break
+			}
+			ncells = g.unif(1, most)
+			cells = sample(g, reminds, ncells)
+		}
+		sg = fill(sg, objc, cells)
+		vbar, hbar := canvas(bgc, oh, 1), canvas(bgc, 1, ow)
+		topg := hconcat(hconcat(sg, vbar), vmirror(sg))
+		botg := hconcat(hconcat(hmirror(sg), vbar), vmirror(hmirror(sg)))
+		gg := vconcat(vconcat(topg, hconcat(hconcat(hbar, canvas(cc, 1, 1)), hbar)), botg)
+		canv := canvas(bgc, h, w)
+		loci, locj := g.randint(0, h-2*oh-1), g.randint(0, w-2*ow-1)
+		place := func(src Grid) Grid {
+			out := copyGrid(canv)
+			for _, p := range asindices(src) {
+				out[p.i+loci][p.j+locj] = src[p.i][p.j]
+			}
+			return out
+		}
+		gout := place(gg)
+		gi := fill(place(sg), cc, ofcolor(gout, cc))
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"3befdf3e", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, allColors)
+		ccols := sample(g, without(allColors, bgc), g.unif(2, 9))
+		nobjs := g.unif(1, h*w/40)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		all := asindices(gi)
+		inds := ptSet(all)
+		for tr, succ := 0, 0; succ < nobjs && tr < 5*nobjs; {
+			tr++
+			if len(inds) == 0 {
+				break
+			}
+			rh, rw := choice(g, []int{1, 2}), choice(g, []int{1, 2})
+			fullh, fullw := 2+3*rh, 2+3*rw
+			var cands []pt
+			for _, p := range all {
+				if inds[p] && p.i <= h-fullh && p.j <= w-fullw {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			l := choice(g, cands)
+			fullobj := backdrop(l, pt{l.i + fullh - 1, l.j + fullw - 1})
+			if !subset(fullobj, inds) {
+				continue
+			}
+			succ++
+			for _, p := range fullobj {
+				delete(inds, p)
+			}
+			io := sample(g, ccols, 2)
+			incol, outcol := io[0], io[1]
+			a, b := pt{l.i + rh + 1, l.j + rw + 1}, pt{l.i + 2*rh, l.j + 2*rw}
+			ofin := backdrop(a, b)
+			ofout := outbox(a, b)
+			gi = fill(fill(gi, incol, ofin), outcol, ofout)
+			gout = fill(fill(gout, outcol, ofin), incol, ofout)
+			ring := ptSet(append(append([]pt(nil), ofin...), ofout...))
+			var addon []pt
+			for _, p := range fullobj {
+				if !ring[p] && (p.i >= a.i-1 && p.i <= b.i+1 || p.j >= a.j-1 && p.j <= b.j+1) {
+					addon = append(addon, p)
+				}
+			}
+			gout = fill(gout, outcol, addon)
+		}
+		return gi, gout
+	}},
+	{"7e0986d6", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		sqcols := sample(g, remcols, g.unif(1, 5))
+		remcols = without(remcols, sqcols...)
+		noisecols := sample(g, remcols, g.unif(1, len(remcols)))
+		numsq := g.unif(1, h*w/25)
+		gout := canvas(bgc, h, w)
+		all := asindices(gout)
+		inds := ptSet(all)
+		for tr, succ := 0, 0; tr < 5*numsq && succ < numsq; {
+			tr++
+			oh, ow := g.randint(2, 7), g.randint(2, 7)
+			var cands []pt
+			for _, p := range all {
+				if inds[p] && p.i <= h-oh && p.j <= w-ow {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			l := choice(g, cands)
+			a, b := l, pt{l.i + oh - 1, l.j + ow - 1}
+			sq := backdrop(a, b)
+			if subset(sq, inds) {
+				succ++
+				for _, p := range append(sq, outbox(a, b)...) {
+					delete(inds, p)
+				}
+				gout = fill(gout, choice(g, sqcols), sq)
+			}
+		}
+		gi := copyGrid(gout)
+		namt := g.unif(1, h*w/9)
+		cands := ptSet(all)
+		for range namt {
+			left := inSet(all, cands)
+			if len(left) == 0 {
+				break
+			}
+			l := choice(g, left)
+			col := gi[l.i][l.j]
+			for _, n := range neighbors(l) {
+				if n.i >= 0 && n.i < h && n.j >= 0 && n.j < w && gi[n.i][n.j] == col {
+					delete(cands, n)
+				}
+			}
+			gi[l.i][l.j] = choice(g, noisecols)
+		}
+		return gi, gout
+	}},
+	{"9af7a82c", func(g *gen) (Grid, Grid) {
+		cols := interval(1, 10)
+		ncols := g.unif(2, 9)
+		leastnc, maxnc := 0, 0
+		for k := range ncols {
+			leastnc += k + 1
+			maxnc += 30 - k
+		}
+		var options []pt
+		for a := 1; a <= 30; a++ {
+			for b := 1; b <= 30; b++ {
+				if leastnc <= a*b && a*b <= maxnc {
+					options = append(options, pt{a, b})
+				}
+			}
+		}
+		slices.SortStableFunc(options, func(x, y pt) int { return x.i*x.j - y.i*y.j })
+		hw := options[g.unif(0, len(options)-1)]
+		h, w := hw.i, hw.j
+		ccols := sample(g, cols, ncols)
+		counts := interval(1, ncols+1)
+		elig := map[int]bool{ncols - 1: true}
+		sum := leastnc
+		for sum < h*w && len(elig) > 0 {
+			var el []int
+			for k := range elig {
+				el = append(el, k)
+			}
+			slices.Sort(el)
+			slices.Reverse(el)
+			idx := el[g.unif(0, len(el)-1)]
+			counts[idx]++
+			sum++
+			if idx > 0 {
+				elig[idx-1] = true
+			}
+			if idx < ncols-1 && counts[idx] == counts[idx+1]-1 {
+				delete(elig, idx)
+			}
+			if counts[idx] == 30 {
+				delete(elig, idx)
+			}
+		}
+		gi := canvas(-1, h, w)
+		gout := canvas(0, slices.Max(counts), ncols)
+		inds := asindices(gi)
+		for j, col := range ccols {
+			cnt := counts[ncols-1-j]
+			locs := sample(g, inds, cnt)
+			gi = fill(gi, col, locs)
+			inds = minus(inds, locs)
+			gout = fill(gout, col, connect(pt{0, j}, pt{cnt - 1, j}))
+		}
+		return gi, gout
+	}},
+	{"025d127b", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(5, 30), g.unif(5, 30)
+		bgc := choice(g, allColors)
+		ccols := sample(g, without(allColors, bgc), g.unif(1, 9))
+		nobjs := g.unif(1, h*w/20)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		all := asindices(gi)
+		inds := ptSet(all)
+		for tr, succ := 0, 0; succ < nobjs && tr < 5*nobjs; {
+			tr++
+			oh, ow := g.randint(3, 6), g.randint(3, 6)
+			var cands []pt
+			for _, p := range all {
+				if inds[p] && p.i <= h-oh && p.j <= w-ow {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			l := choice(g, cands)
+			topl := connect(pt{0, 0}, pt{0, ow - 1})
+			leftl := connect(pt{1, 0}, pt{oh - 2, oh - 3})
+			rightl := connect(pt{1, ow}, pt{oh - 2, ow + oh - 3})
+			botl := connect(pt{oh - 1, oh - 2}, pt{oh - 1, oh - 3 + ow})
+			in := slices.Concat(topl, leftl, rightl, botl)
+			_, inlr := bounds(in)
+			outAll := slices.Concat(shift(topl, 0, 1), botl, shift(leftl, 0, 1),
+				connect(pt{1, ow + 1}, pt{oh - 3, ow + oh - 3}), []pt{{oh - 2, ow + oh - 3}})
+			var out []pt
+			for _, p := range outAll {
+				if p.j <= inlr.j {
+					out = append(out, p)
+				}
+			}
+			in, out = shift(in, l.i, l.j), shift(out, l.i, l.j)
+			full := append(append([]pt(nil), in...), out...)
+			if subset(full, inds) {
+				for _, p := range full {
+					delete(inds, p)
+					for _, n := range neighbors(p) {
+						delete(inds, n)
+					}
+				}
+				succ++
+				col := choice(g, ccols)
+				gi, gout = fill(gi, col, in), fill(gout, col, out)
+			}
+		}
+		return gi, gout
+	}},
+	{"a87f7484", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(2, 5), g.unif(2, 30)
+		num := g.unif(3, min(30/h, 9))
+		bgc := choice(g, allColors)
+		ccols := sample(g, without(allColors, bgc), num)
+		ncd := g.unif(0, h*w/2)
+		nc := choice(g, []int{ncd, h*w - ncd})
+		nc = min(max(1, nc), h*w-1)
+		c := canvas(bgc, h, w)
+		inds := asindices(c)
+		orig := sample(g, inds, nc)
+		canbrem := ptSet(orig)
+		canbeadd := ptSet(minus(inds, orig))
+		other := ptSet(orig)
+		nchanges := h*w - g.unif(0, h*w-1)
+		take := func(from map[pt]bool) pt {
+			ch := choice(g, inSet(inds, from))
+			delete(from, ch)
+			return ch
+		}
+		for range nchanges {
+			rem := choice(g, []bool{true, false})
+			switch {
+			case rem && len(canbrem) > 1, !rem && len(canbeadd) <= 1 && len(canbrem) > 1:
+				delete(other, take(canbrem))
+			case len(canbeadd) > 1:
+				other[take(canbeadd)] = true
+			}
+		}
+		gout := fill(c, ccols[0], orig)
+		grids := []Grid{gout}
+		for _, cc := range ccols[1:] {
+			grids = append(grids, fill(c, cc, inSet(inds, other)))
+		}
+		shuffle(g.rng, grids)
+		var gi Grid
+		for _, x := range grids {
+			gi = append(gi, copyGrid(x)...)
+		}
+		if choice(g, []bool{true, false}) {
+			return dmirror(gi), dmirror(gout)
+		}
+		return gi, gout
+	}},
+	{"9aec4887", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(12, 30), g.unif(12, 30)
+		oh, ow := g.unif(4, h/2-2), g.unif(4, w/2-2)
+		c6 := sample(g, allColors, 6)
+		bgc, pc := c6[0], c6[1]
+		gout := canvas(bgc, oh, ow)
+		lines := [][]pt{
+			connect(pt{1, 0}, pt{oh - 2, 0}),
+			connect(pt{1, ow - 1}, pt{oh - 2, ow - 1}),
+			connect(pt{0, 1}, pt{0, ow - 2}),
+			connect(pt{oh - 1, 1}, pt{oh - 1, ow - 2}),
+		}
+		for k, ln := range lines {
+			gout = fill(gout, c6[2+k], ln)
+		}
+		objB := gout
+		bnds := asindices(canvas(-1, oh-2, ow-2))
+		f := newFrontier(bnds, neighbors)
+		first := choice(g, bnds)
+		f.take(first)
+		objA := []pt{first}
+		ncells := g.unif(1, (oh-2)*(ow-2)/2)
+		for range ncells - 1 {
+			p := f.pick(g)
+			f.take(p)
+			objA = append(objA, p)
+		}
+		for range len(bnds) {
+			if sh, sw := shapeP(objA); sh == oh-2 && sw == ow-2 {
+				break
+			}
+			p := f.pick(g)
+			f.take(p)
+			objA = append(objA, p)
+		}
+		loci, locj := g.randint(0, h-2*oh+2), g.randint(0, w-ow)
+		gi := canvas(bgc, h, w)
+		for _, p := range asindices(objB) {
+			gi[p.i+loci][p.j+locj] = objB[p.i][p.j]
+		}
+		var rems []pt
+		for _, p := range asindices(gi) {
+			inB := p.i >= loci && p.i < loci+oh && p.j >= locj && p.j < locj+ow
+			if !inB && loci+oh <= p.i && p.i <= h-oh+2 && p.j <= w-ow+2 {
+				rems = append(rems, p)
+			}
+		}
+		l := choice(g, rems)
+		gi = fill(gi, pc, shift(objA, l.i, l.j))
+		for _, p := range shift(objA, 1, 1) {
+			best, nbest, col := -1, 0, pc
+			for k, ln := range lines {
+				d := manhattan(ln, []pt{p})
+				switch {
+				case best < 0 || d < best:
+					best, nbest, col = d, 1, c6[2+k]
+				case d == best:
+					nbest++
+				}
+			}
+			if nbest > 1 {
+				col = pc
+			}
+			gout = fill(gout, col, []pt{p})
+		}
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
 	}},
 }
