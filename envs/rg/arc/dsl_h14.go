@@ -299,3 +299,80 @@ func dedupeRows(g Grid) Grid {
 	}
 	return out
 }
+
+// growD is RE-ARC's usual 4-connected shape loop: a cell of bounds drawn
+// at random, then n-1 more, each drawn among the cells of bounds beside
+// the shape (stopping early when there are none).
+func growD(g *gen, bounds []pt, n int) []pt {
+	f := newFrontier(bounds, dneighbors)
+	first := choice(g, bounds)
+	f.take(first)
+	shp := []pt{first}
+	for range n - 1 {
+		if len(f.cands) == 0 {
+			break
+		}
+		p := f.pick(g)
+		f.take(p)
+		shp = append(shp, p)
+	}
+	return shp
+}
+
+// addD adds to shp one cell of bounds beside it (4-neighbourhood), drawn
+// at random, as RE-ARC's one-off obj.add(rng.choice(...)) lines do.
+func addD(g *gen, bounds, shp []pt) []pt {
+	in := ptSet(shp)
+	near := map[pt]bool{}
+	for _, p := range shp {
+		for _, q := range dneighbors(p) {
+			near[q] = true
+		}
+	}
+	var cands []pt
+	for _, p := range bounds {
+		if near[p] && !in[p] {
+			cands = append(cands, p)
+		}
+	}
+	if len(cands) == 0 {
+		return shp
+	}
+	return append(shp, choice(g, cands))
+}
+
+// samePts reports whether two patches hold the same points.
+func samePts(a, b []pt) bool {
+	sa, sb := ptSet(a), ptSet(b)
+	if len(sa) != len(sb) {
+		return false
+	}
+	for p := range sa {
+		if !sb[p] {
+			return false
+		}
+	}
+	return true
+}
+
+// ptsKey is a patch's points as a canonical string, to keep sets of
+// patches.
+func ptsKey(ps []pt) string {
+	s := dedup(append([]pt(nil), ps...))
+	sortPts(s)
+	b := make([]byte, 0, 4*len(s))
+	for _, p := range s {
+		b = append(b, byte(p.i+64), byte(p.j+64))
+	}
+	return string(b)
+}
+
+// allSameColor reports whether the object has at most one colour.
+func allSameColor(o []cell) bool {
+	for _, c := range o {
+		if c.c != o[0].c {
+			return false
+		}
+	}
+	return true
+}

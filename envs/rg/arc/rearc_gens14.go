@@ -1387,4 +1387,816 @@ var rearcGens14 = []rearcEntry{
 		rot := choice(g, []transform{identity, rot90, rot180, rot270})
 		return rot(gi), rot(gout)
 	}},
+	{"321b1fc6", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(8, 30), g.unif(8, 30)
+		objh, objw := g.unif(2, 5), g.unif(2, 5)
+		bnds := asindices(canvas(0, objh, objw))
+		nc := g.unif(2, len(bnds)-2)
+		shp := normalize(growD(g, bnds, nc+1))
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		dmyc := choice(g, remcols)
+		remcols = without(remcols, dmyc)
+		oh, ow := shapeP(shp)
+		loci, locj := g.randint(0, h-oh), g.randint(0, w-ow)
+		shpp := shift(shp, loci, locj)
+		colll := sample(g, remcols, g.unif(2, 8))
+		var shppc []cell
+		for range 1000 {
+			shppc = withColors(shpp, colll, g)
+			if !allSameColor(shppc) {
+				break
+			}
+		}
+		gi := paint(canvas(bgc, h, w), shppc)
+		gout := gi
+		numlocs := g.unif(1, max(1, h*w/(oh*ow)/2))
+		all := asindices(gi)
+		idns := ptSet(all)
+		for _, p := range shpp {
+			delete(idns, p)
+			for _, q := range dneighbors(p) {
+				delete(idns, q)
+			}
+		}
+		for p := range idns {
+			if p.i > h-oh || p.j > w-ow {
+				delete(idns, p)
+			}
+		}
+		for cnt, fails := 0, 0; cnt < numlocs && fails < 5*numlocs; {
+			left := inSet(all, idns)
+			if len(left) == 0 {
+				break
+			}
+			l := choice(g, left)
+			plcd := make([]cell, len(shppc))
+			for k, c := range shppc {
+				plcd[k] = cell{c.c, pt{c.p.i - loci + l.i, c.p.j - locj + l.j}}
+			}
+			pi := toindices(plcd)
+			if !subset(pi, idns) {
+				fails++
+				continue
+			}
+			gout = paint(gout, plcd)
+			gi = fill(gi, dmyc, pi)
+			cnt++
+			for _, p := range pi {
+				delete(idns, p)
+				for _, q := range dneighbors(p) {
+					delete(idns, q)
+				}
+			}
+		}
+		return gi, fill(gout, bgc, shpp)
+	}},
+	{"a3325580", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		nobjs := g.unif(1, 9)
+		bgc := choice(g, allColors)
+		ccols := sample(g, without(allColors, bgc), nobjs)
+		gi := canvas(bgc, h, w)
+		lmocc := map[int]bool{}
+		all := asindices(gi)
+		inds := ptSet(all)
+		mxncells := g.randint(nobjs+1, 30)
+		for tr, succ := 0, 0; succ < nobjs && tr < 4*nobjs; {
+			tr++
+			oh, ow := g.randint(1, 6), g.randint(1, 6)
+			for k := 0; oh*ow < mxncells && k < 10000; k++ {
+				oh, ow = g.randint(1, 6), g.randint(1, 6)
+			}
+			bnds := asindices(canvas(-1, oh, ow))
+			_ = g.randint(1, oh*ow) // drawn and overwritten in RE-ARC
+			ncells := g.unif(1, min(oh*ow, mxncells))
+			ncells = g.unif(ncells, min(oh*ow, mxncells))
+			obj := normalize(growD(g, bnds, ncells))
+			oh, ow = shapeP(obj)
+			var cands []pt
+			for _, p := range all {
+				if inds[p] && p.i <= h-oh && p.j <= w-ow && !lmocc[p.j] {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			l := choice(g, cands)
+			plcd := shift(obj, l.i, l.j)
+			if subset(plcd, inds) {
+				for _, p := range plcd {
+					delete(inds, p)
+					for _, q := range dneighbors(p) {
+						delete(inds, q)
+					}
+				}
+				gi = fill(gi, ccols[succ], plcd)
+				succ++
+				lmocc[l.j] = true
+			}
+		}
+		objs := objectsFull(gi, true, false, true)
+		mx := 0
+		for _, o := range objs {
+			mx = max(mx, len(o))
+		}
+		type big struct{ left, col int }
+		var bigs []big
+		for _, o := range objs {
+			if len(o) == mx {
+				ul, _ := bounds(toindices(o))
+				bigs = append(bigs, big{ul.j, o[0].c})
+			}
+		}
+		slices.SortStableFunc(bigs, func(a, b big) int { return a.left - b.left })
+		gout := canvas(-1, mx, len(bigs))
+		for idx, b := range bigs {
+			gout = fill(gout, b.col, connect(pt{0, idx}, pt{mx - 1, idx}))
+		}
+		return gi, gout
+	}},
+	{"ecdecbb3", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(4, 30), g.unif(4, 30)
+		c3 := sample(g, allColors, 3)
+		bgc, dotc, linc := c3[0], c3[1], c3[2]
+		gi := canvas(bgc, h, w)
+		nl := g.unif(1, h/4)
+		inds := interval(0, h)
+		var locs []int
+		for range nl {
+			if len(inds) == 0 {
+				break
+			}
+			idx := choice(g, inds)
+			locs = append(locs, idx)
+			inds = without(inds, idx, idx-1, idx+1, idx-2, idx+2)
+		}
+		sortInts(locs)
+		for _, ii := range locs {
+			gi = fill(gi, linc, hfrontier(pt{ii, 0}))
+		}
+		iopts := interval(0, h)
+		for _, l := range locs {
+			iopts = without(iopts, l, l+1, l-1)
+		}
+		jopts := interval(0, w)
+		ndots := g.unif(1, min(len(iopts), w/2))
+		var dlocs []pt
+		for range ndots {
+			if len(iopts) == 0 || len(jopts) == 0 {
+				break
+			}
+			loci := choice(g, iopts)
+			locj := choice(g, jopts)
+			dlocs = append(dlocs, pt{loci, locj})
+			jopts = without(jopts, locj, locj+1, locj-1)
+		}
+		gout := gi
+		lo, hi := locs[0], locs[len(locs)-1]
+		for _, d := range dlocs {
+			switch {
+			case d.i < lo:
+				gout = fill(gout, dotc, connect(d, pt{lo, d.j}))
+				gout = fill(gout, linc, neighbors(pt{lo, d.j}))
+			case d.i > hi:
+				gout = fill(gout, dotc, connect(d, pt{hi, d.j}))
+				gout = fill(gout, linc, neighbors(pt{hi, d.j}))
+			default:
+				sp, ep := lo, hi
+				for _, e := range locs {
+					if e < d.i {
+						sp = e
+					}
+				}
+				for k := len(locs) - 1; k >= 0; k-- {
+					if locs[k] > d.i {
+						ep = locs[k]
+					}
+				}
+				gout = fill(gout, dotc, connect(pt{sp, d.j}, pt{ep, d.j}))
+				gout = fill(gout, linc, neighbors(pt{sp, d.j}))
+				gout = fill(gout, linc, neighbors(pt{ep, d.j}))
+			}
+			gi = fill(gi, dotc, []pt{d})
+		}
+		if choice(g, []bool{true, false}) {
+			return dmirror(gi), dmirror(gout)
+		}
+		return gi, gout
+	}},
+	{"d43fd935", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		boxh, boxw := g.unif(2, h/2), g.unif(2, w/2)
+		loci, locj := g.randint(0, h-boxh), g.randint(0, w-boxw)
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		ccol := choice(g, remcols)
+		dcols := sample(g, without(remcols, ccol), g.unif(1, 8))
+		bi, bj := loci+boxh-1, locj+boxw-1
+		bd := backdrop(pt{loci, locj}, pt{bi, bj})
+		gi := fill(canvas(bgc, h, w), ccol, bd)
+		reminds := minus(asindices(gi), bd)
+		noise := sample(g, reminds, g.unif(0, max(1, len(reminds)/4)))
+		var truenoise, top, bottom, left, right []pt
+		for _, p := range noise {
+			inRows, inCols := p.i >= loci && p.i <= bi, p.j >= locj && p.j <= bj
+			if !inRows && !inCols {
+				truenoise = append(truenoise, p)
+				continue
+			}
+			switch {
+			case p.i < loci:
+				top = append(top, p)
+			case p.i > bi:
+				bottom = append(bottom, p)
+			case p.j < locj:
+				left = append(left, p)
+			default:
+				right = append(right, p)
+			}
+		}
+		gi = paint(gi, withColors(truenoise, dcols, g))
+		gout := copyGrid(gi)
+		lines := func(side []pt, byCol, toMin bool, end int) {
+			for _, p := range side {
+				col := choice(g, dcols)
+				key := p.i
+				if byCol {
+					key = p.j
+				}
+				var subs []pt
+				ext := -1
+				for _, q := range side {
+					k, o := q.i, q.j
+					if byCol {
+						k, o = q.j, q.i
+					}
+					if k != key {
+						continue
+					}
+					subs = append(subs, q)
+					if ext < 0 || toMin && o < ext || !toMin && o > ext {
+						ext = o
+					}
+				}
+				gi = fill(gi, col, subs)
+				if byCol {
+					gout = fill(gout, col, connect(pt{ext, key}, pt{end, key}))
+				} else {
+					gout = fill(gout, col, connect(pt{key, ext}, pt{key, end}))
+				}
+			}
+		}
+		lines(top, true, true, loci-1)
+		lines(bottom, true, false, loci+boxh)
+		lines(left, false, true, locj-1)
+		lines(right, false, false, locj+boxw)
+		return gi, gout
+	}},
+	{"d687bc17", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(5, 30), g.unif(5, 30)
+		c5 := sample(g, allColors, 5)
+		bgc, c1, c2, c3, c4 := c5[0], c5[1], c5[2], c5[3], c5[4]
+		gi := canvas(bgc, h, w)
+		gi = fill(gi, c1, connect(pt{0, 0}, pt{0, w - 1}))
+		gi = fill(gi, c2, connect(pt{0, 0}, pt{h - 1, 0}))
+		gi = fill(gi, c3, connect(pt{h - 1, w - 1}, pt{0, w - 1}))
+		gi = fill(gi, c4, connect(pt{h - 1, w - 1}, pt{h - 1, 0}))
+		gi = fill(gi, bgc, []pt{{0, 0}, {0, w - 1}, {h - 1, 0}, {h - 1, w - 1}})
+		gout := copyGrid(gi)
+		cands := backdrop(pt{2, 2}, pt{h - 3, w - 3})
+		ndots := g.unif(1, min(len(cands), 2*h+2*w))
+		dots := sample(g, cands, ndots)
+		dotc := make([]int, ndots)
+		for k := range dotc {
+			dotc[k] = choice(g, []int{c1, c2, c3, c4})
+		}
+		side := func(col int, byCol bool, limit int, mark func(int) pt) {
+			groups := map[int][]int{}
+			var keys []int
+			for k, p := range dots {
+				if dotc[k] != col {
+					continue
+				}
+				key, o := p.i, p.j
+				if byCol {
+					key, o = p.j, p.i
+				}
+				if _, ok := groups[key]; !ok {
+					keys = append(keys, key)
+				}
+				groups[key] = append(groups[key], o)
+			}
+			sortInts(keys)
+			if len(keys) == limit-4 && limit > 5 {
+				keys = without(keys, choice(g, keys))
+			}
+			for _, key := range keys {
+				o := choice(g, groups[key])
+				p := pt{key, o}
+				if byCol {
+					p = pt{o, key}
+				}
+				gi = fill(gi, col, []pt{p})
+				gout = fill(gout, col, []pt{mark(key)})
+			}
+		}
+		side(c1, true, w, func(j int) pt { return pt{1, j} })
+		side(c2, false, h, func(i int) pt { return pt{i, 1} })
+		side(c4, true, w, func(j int) pt { return pt{h - 2, j} })
+		side(c3, false, h, func(i int) pt { return pt{i, w - 2} })
+		noisecands := ofcolor(gi, bgc)
+		noisecols := without(allColors, bgc, c1, c2, c3, c4)
+		_ = g.unif(0, len(noisecands)) // drawn and overwritten in RE-ARC
+		ub := (h*w-2*h-2*(w-2))/2 - ndots - 1
+		noise := sample(g, noisecands, g.unif(0, max(0, ub)))
+		return paint(gi, withColors(noise, noisecols, g)), gout
+	}},
+	{"e40b9e2f", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(6, 30), g.unif(6, 30)
+		d := g.unif(4, min(h, w)-2)
+		loci, locj := g.randint(0, h-d), g.randint(0, w-d)
+		bgc := choice(g, allColors)
+		ccols := sample(g, without(allColors, bgc), g.unif(1, 9))
+		subg := canvas(bgc, d, d)
+		m := d / 2
+		var q, cp []pt
+		for _, p := range asindices(subg) {
+			if p.i < m && (p.j < m || d%2 == 1 && p.j == m) {
+				q = append(q, p)
+			}
+		}
+		if d%2 == 0 {
+			cp = []pt{{m - 1, m - 1}, {m, m - 1}, {m - 1, m}, {m, m}}
+		} else {
+			cp = []pt{{m, m}, {m - 1, m - 1}, {m - 1, m + 1}, {m + 1, m - 1}, {m + 1, m + 1}}
+		}
+		nrings := g.unif(1, max(1, (d-2)/2))
+		var ringl []pt
+		for k := range nrings {
+			ringl = append(ringl, box([]pt{{k, k}, {d - k - 1, d - k - 1}})...)
+		}
+		ringl = dedup(ringl)
+		rings := ptSet(ringl)
+		var qin, qout []pt
+		for _, p := range q {
+			if rings[p] {
+				qout = append(qout, p)
+			} else {
+				qin = append(qin, p)
+			}
+		}
+		draw := func() []cell {
+			cells := sample(g, q, g.unif(1, len(q)))
+			cells = dedup(append(cells, choice(g, qin), choice(g, qout)))
+			return withColors(cells, ccols, g)
+		}
+		symmetric := func(o []cell) bool {
+			ul, lr := bounds(toindices(o))
+			at := map[pt]int{}
+			for _, c := range o {
+				at[c.p] = c.c
+			}
+			for _, c := range o {
+				if v, ok := at[pt{ul.i + lr.i - c.p.i, c.p.j}]; !ok || v != c.c {
+					return false
+				}
+				if v, ok := at[pt{c.p.i, ul.j + lr.j - c.p.j}]; !ok || v != c.c {
+					return false
+				}
+			}
+			return true
+		}
+		tail := draw()
+		for range 1000 {
+			if !symmetric(tail) {
+				break
+			}
+			tail = draw()
+		}
+		for range 4 {
+			subg = rot90(paint(subg, tail))
+		}
+		fxc := choice(g, ccols)
+		fxobj := make([]cell, len(cp))
+		for k, p := range cp {
+			fxobj[k] = cell{fxc, p}
+		}
+		subg = paint(subg, fxobj)
+		subgo := subg
+		subgi := fill(subg, bgc, ringl)
+		nsplits := g.unif(1, 4)
+		splits := make([][]cell, nsplits)
+		for idx, c := range tail {
+			splits[idx%nsplits] = append(splits[idx%nsplits], c)
+		}
+		for jj := range 4 {
+			if jj < nsplits {
+				subgi = paint(subgi, splits[jj])
+			}
+			subgi = rot90(subgi)
+		}
+		subgi = paint(subgi, fxobj)
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		subgi, subgo = rot(subgi), rot(subgo)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		for _, p := range asindices(subgi) {
+			gi[p.i+loci][p.j+locj] = subgi[p.i][p.j]
+			gout[p.i+loci][p.j+locj] = subgo[p.i][p.j]
+		}
+		return gi, gout
+	}},
+	{"63613498", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bs := sample(g, allColors, 2)
+		bgc, sepc := bs[0], bs[1]
+		ccols := sample(g, without(allColors, bgc, sepc), g.unif(1, 8))
+		objh, objw := g.unif(1, h/3), g.unif(1, w/3)
+		obj := growD(g, asindices(canvas(-1, objh, objw)), g.unif(1, objh*objw))
+		objc := choice(g, ccols)
+		gi := fill(canvas(bgc, h, w), objc, obj)
+		sep := append(connect(pt{objh + 1, 0}, pt{objh + 1, objw + 1}), connect(pt{0, objw + 1}, pt{objh + 1, objw + 1})...)
+		gi = fill(gi, sepc, sep)
+		all := asindices(gi)
+		inds := ptSet(all)
+		for _, p := range backdrop(pt{0, 0}, pt{objh + 1, objw + 1}) {
+			delete(inds, p)
+		}
+		nobjs := g.unif(1, h*w/20)
+		base := normalize(obj)
+		obj = base
+		gout := copyGrid(gi)
+		for tr, succ, guard := 0, 0, 0; (succ < nobjs && tr < 5*nobjs || succ == 0) && guard < 10000; guard++ {
+			tr++
+			oh, ow := shapeP(obj)
+			var cands []pt
+			for _, p := range all {
+				if inds[p] && p.i <= h-oh && p.j <= w-ow {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				break
+			}
+			l := choice(g, cands)
+			plcd := shift(obj, l.i, l.j)
+			if subset(plcd, inds) {
+				col := choice(g, ccols)
+				gi = fill(gi, col, plcd)
+				if succ == 0 {
+					gout = fill(gout, sepc, plcd)
+				} else {
+					gout = fill(gout, col, plcd)
+				}
+				succ++
+				for _, p := range plcd {
+					delete(inds, p)
+					for _, q := range dneighbors(p) {
+						delete(inds, q)
+					}
+				}
+			}
+			objh = g.randint(1, h/3)
+			lo := 1
+			if objh == 1 {
+				lo = 2
+			}
+			objw = g.randint(lo, w/3)
+			if choice(g, []bool{true, false}) {
+				objh, objw = objw, objh
+			}
+			bnds := asindices(canvas(-1, objh, objw))
+			obj = normalize(growD(g, bnds, g.unif(1, objh*objw)))
+			if samePts(obj, base) {
+				if len(obj) < objh*objw {
+					obj = addD(g, bnds, obj)
+				} else {
+					obj = minus(obj, []pt{choice(g, corners(obj))})
+				}
+			}
+			obj = normalize(obj)
+		}
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"b775ac94", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		nobjs := g.unif(1, h*w/25)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		all := asindices(gi)
+		inds := ptSet(all)
+		for tr, succ := 0, 0; succ < nobjs && tr < 5*nobjs; {
+			tr++
+			oh, ow := g.randint(2, 5), g.randint(2, 5)
+			canv := canvas(bgc, oh, ow)
+			cs := sample(g, remcols, 4)
+			c1, c2, c3, c4 := cs[0], cs[1], cs[2], cs[3]
+			ncellsd := g.unif(0, oh*ow/2)
+			ncells := choice(g, []int{ncellsd, oh*ow - ncellsd})
+			ncells = min(max(1, ncells), oh*ow-1)
+			bnds := asindices(canv)
+			obj := grow(g, minus(bnds, []pt{{0, 0}}), []pt{{0, 0}}, ncells)
+			gLR := fill(canv, c1, obj)
+			gLL := replace(vmirror(gLR), c1, c2)
+			gUR := replace(hmirror(gLR), c1, c3)
+			gUL := replace(vmirror(hmirror(gLR)), c1, c4)
+			gg := vconcat(hconcat(gUL, gUR), hconcat(gLL, gLR))
+			g2 := fill(canvas(bgc, 2*oh, 2*ow), c1, shift(obj, oh, ow))
+			keep := sample(g, []int{c2, c3, c4}, g.unif(1, 3))
+			for _, cc := range []int{c2, c3, c4} {
+				if !contains(keep, cc) {
+					gg = replace(gg, cc, bgc)
+					continue
+				}
+				ofsi, ofsj := 0, 0
+				if cc == c3 || cc == c4 {
+					ofsi = -1
+				}
+				if cc == c2 || cc == c4 {
+					ofsj = -1
+				}
+				g2 = fill(g2, cc, []pt{{oh + ofsi, ow + ofsj}})
+			}
+			rot := choice(g, []transform{identity, rot90, rot180, rot270})
+			gg, g2 = rot(gg), rot(g2)
+			fg := func(x Grid) []cell {
+				var cs []cell
+				for _, p := range asindices(x) {
+					if x[p.i][p.j] != bgc {
+						cs = append(cs, cell{x[p.i][p.j], p})
+					}
+				}
+				return cs
+			}
+			obji, objo := fg(g2), fg(gg)
+			ul, lr := bounds(toindices(objo))
+			oh, ow = lr.i-ul.i+1, lr.j-ul.j+1
+			var cands []pt
+			for _, p := range all {
+				if inds[p] && p.i <= h-oh && p.j <= w-ow {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			l := choice(g, cands)
+			move := func(cs []cell) []cell {
+				out := make([]cell, len(cs))
+				for k, c := range cs {
+					out[k] = cell{c.c, pt{c.p.i - ul.i + l.i, c.p.j - ul.j + l.j}}
+				}
+				return out
+			}
+			plcdi, plcdo := move(obji), move(objo)
+			if subset(toindices(plcdo), inds) {
+				succ++
+				for _, c := range plcdo {
+					delete(inds, c.p)
+					for _, q := range neighbors(c.p) {
+						delete(inds, q)
+					}
+				}
+				gi, gout = paint(gi, plcdi), paint(gout, plcdo)
+			}
+		}
+		return gi, gout
+	}},
+	{"228f6490", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		nsq := g.unif(1, h*w/50)
+		bgc := choice(g, allColors)
+		remcols := without(allColors, bgc)
+		sqc := choice(g, remcols)
+		remcols = without(remcols, sqc)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		all := asindices(gi)
+		inds := ptSet(all)
+		forbidden := map[string]bool{}
+		within := func(oh, ow int) []pt {
+			var cands []pt
+			for _, p := range all {
+				if inds[p] && p.i <= h-oh && p.j <= w-ow {
+					cands = append(cands, p)
+				}
+			}
+			return cands
+		}
+		for tr, succ := 0, 0; tr < 5*nsq && succ < nsq; {
+			tr++
+			oh, ow := g.randint(3, 6), g.randint(3, 6)
+			bd := asindices(canvas(-1, oh, ow))
+			inner := shift(asindices(canvas(-1, oh-2, ow-2)), 1, 1)
+			obj := growD(g, inner, g.randint(1, (oh-2)*(ow-2)))
+			sqcands := within(oh, ow)
+			if len(sqcands) == 0 {
+				continue
+			}
+			l := choice(g, sqcands)
+			bdp := shift(bd, l.i, l.j)
+			if !subset(bdp, inds) {
+				continue
+			}
+			inobjn := normalize(obj)
+			ih, iw := shapeP(obj)
+			incands := within(ih, iw)
+			if len(incands) == 0 {
+				continue
+			}
+			l2 := choice(g, incands)
+			inp := shift(inobjn, l2.i, l2.j)
+			bdnorm := minus(bd, obj)
+			inBox := ptSet(bdp)
+			free := subset(inp, inds)
+			for _, p := range inp {
+				if inBox[p] {
+					free = false
+				}
+			}
+			kb, ki := ptsKey(bdnorm), ptsKey(inobjn)
+			if !free || forbidden[kb] || forbidden[ki] {
+				continue
+			}
+			forbidden[kb], forbidden[ki] = true, true
+			succ++
+			for _, p := range bdp {
+				delete(inds, p)
+			}
+			for _, p := range inp {
+				delete(inds, p)
+				for _, q := range dneighbors(p) {
+					delete(inds, q)
+				}
+			}
+			col := choice(g, remcols)
+			oplcd := shift(obj, l.i, l.j)
+			gi = fill(gi, sqc, minus(bdp, oplcd))
+			gout = fill(fill(gout, sqc, bdp), col, oplcd)
+			gi = fill(gi, col, inp)
+		}
+		nrem := g.unif(0, len(inds)/25)
+		for tr, succ := 0, 0; tr < 10*nrem && succ < nrem; {
+			tr++
+			oh, ow := g.randint(1, 4), g.randint(1, 4)
+			obj := normalize(growD(g, asindices(canvas(-1, oh, ow)), g.randint(1, oh*ow)))
+			if forbidden[ptsKey(obj)] {
+				continue
+			}
+			cands := within(oh, ow)
+			if len(cands) == 0 {
+				continue
+			}
+			l := choice(g, cands)
+			plcd := shift(obj, l.i, l.j)
+			if subset(plcd, inds) {
+				succ++
+				for _, p := range plcd {
+					delete(inds, p)
+					for _, q := range dneighbors(p) {
+						delete(inds, q)
+					}
+				}
+				col := choice(g, remcols)
+				gi, gout = fill(gi, col, plcd), fill(gout, col, plcd)
+			}
+		}
+		return gi, gout
+	}},
+	{"776ffc46", func(g *gen) (Grid, Grid) {
+		// RE-ARC raises when no cell can take the first outside shape;
+		// draw afresh then.
+		for range 99 {
+			if gi, gout, ok := try776ffc46(g); ok {
+				return gi, gout
+			}
+		}
+		gi, gout, _ := try776ffc46(g)
+		return gi, gout
+	}},
+}
+
+// try776ffc46 is one attempt at 776ffc46, false where RE-ARC would raise.
+func try776ffc46(g *gen) (Grid, Grid, bool) {
+	h, w := g.unif(10, 30), g.unif(10, 30)
+	c4 := sample(g, allColors, 4)
+	bgc, sqc, inc, outc := c4[0], c4[1], c4[2], c4[3]
+	gi := canvas(bgc, h, w)
+	sqh, sqw := g.randint(3, h/3+1), g.randint(3, w/3+1)
+	loci, locj := g.randint(0, 3), g.randint(0, w-sqw)
+	ul, lr := pt{loci, locj}, pt{loci + sqh - 1, locj + sqw - 1}
+	obj := normalize(growD(g, asindices(canvas(-1, sqh-2, sqw-2)), g.randint(1, (sqh-2)*(sqw-2))))
+	oh, ow := shapeP(obj)
+	di := loci + 1 + g.randint(0, sqh-oh-2)
+	dj := locj + 1 + g.randint(0, sqw-ow-2)
+	gi = fill(fill(gi, sqc, box([]pt{ul, lr})), inc, shift(obj, di, dj))
+	all := asindices(gi)
+	inds := ptSet(ofcolor(gi, bgc))
+	for _, p := range backdrop(ul, lr) {
+		delete(inds, p)
+		for _, q := range neighbors(p) {
+			delete(inds, q)
+		}
+	}
+	var cands []pt
+	for _, p := range all {
+		if inds[p] && subset(shift(obj, p.i, p.j), inds) {
+			cands = append(cands, p)
+		}
+	}
+	if len(cands) == 0 {
+		return nil, nil, false
+	}
+	take := func(plcd []pt) {
+		for _, p := range plcd {
+			delete(inds, p)
+			for _, q := range neighbors(p) {
+				delete(inds, q)
+			}
+		}
+	}
+	l := choice(g, cands)
+	plcd := shift(obj, l.i, l.j)
+	gi = fill(gi, outc, plcd)
+	take(plcd)
+	noccs := g.unif(0, h*w/20)
+	for tr, succ := 0, 0; tr < 5*noccs && succ < noccs; {
+		tr++
+		var obj2 []pt
+		if choice(g, []bool{true, false}) {
+			sqh, sqw := g.randint(3, h/3+1), g.randint(3, w/3+1)
+			bnds := asindices(canvas(-1, sqh-2, sqw-2))
+			obj2 = growD(g, bnds, g.randint(1, (sqh-2)*(sqw-2)))
+			if samePts(normalize(obj2), obj) {
+				if len(obj2) >= len(bnds) {
+					continue
+				}
+				obj2 = addD(g, bnds, obj2)
+			}
+			obj2 = normalize(obj2)
+			ooh, oow := shapeP(obj2)
+			bi, bj := h-sqh+1, w-sqw+1
+			cands := dedup(slices.Concat(connect(pt{-1, -1}, pt{-1, bj}), connect(pt{bi, -1}, pt{bi, bj}),
+				connect(pt{-1, -1}, pt{bi, -1}), connect(pt{-1, bj}, pt{bi, bj})))
+			l := choice(g, cands)
+			pul, plr := l, pt{l.i + sqh - 1, l.j + sqw - 1}
+			ok := true
+			for _, p := range backdrop(pul, plr) {
+				if p.i >= 0 && p.i < h && p.j >= 0 && p.j < w && !inds[p] {
+					ok = false
+				}
+			}
+			if ok {
+				succ++
+				oloci := g.randint(l.i+1, l.i+1+g.randint(0, sqh-ooh-2))
+				olocj := g.randint(l.j+1, l.j+1+g.randint(0, sqw-oow-2))
+				gi = fill(fill(gi, sqc, box([]pt{pul, plr})), inc, shift(obj2, oloci, olocj))
+				for _, p := range backdrop(pt{pul.i - 1, pul.j - 1}, pt{plr.i + 1, plr.j + 1}) {
+					delete(inds, p)
+				}
+			}
+		} else {
+			ooh, oow := g.randint(1, h/3-1), g.randint(1, w/3-1)
+			bnds := asindices(canvas(-1, ooh, oow))
+			obj2 = growD(g, bnds, g.randint(1, ooh*oow))
+			if samePts(normalize(obj2), obj) {
+				if len(obj2) >= ooh*oow {
+					continue
+				}
+				obj2 = addD(g, bnds, obj2)
+			}
+		}
+		if choice(g, []bool{true, false, false}) {
+			obj2 = obj
+		}
+		obj2 = normalize(obj2)
+		ooh, oow := shapeP(obj2)
+		for range g.randint(1, 3) {
+			var cands []pt
+			for _, p := range all {
+				if inds[p] && p.i <= h-ooh && p.j <= w-oow {
+					cands = append(cands, p)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			l := choice(g, cands)
+			plcd := shift(obj2, l.i, l.j)
+			if subset(plcd, inds) {
+				succ++
+				take(plcd)
+				gi = fill(gi, outc, plcd)
+			}
+		}
+	}
+	var res []pt
+	for _, o := range objects(gi) {
+		if o.color == outc && samePts(normalize(o.cells), obj) {
+			res = append(res, o.cells...)
+		}
+	}
+	return gi, fill(gi, inc, res), true
 }
