@@ -23,10 +23,10 @@ func mostcolor(g Grid) int {
 	return best
 }
 
-// objectsFull is the DSL's objects(grid, univalued, diagonal, without_bg):
+// objectsX is the DSL's objects(grid, univalued, diagonal, without_bg):
 // the connected regions (4- or 8-connected) of one colour or of any
 // colours, leaving out the most common colour when withoutBg.
-func objectsFull(g Grid, univalued, diagonal, withoutBg bool) [][]cell {
+func objectsX(g Grid, univalued, diagonal, withoutBg bool) [][]cell {
 	h, w := dims(g)
 	bg, hasBg := 0, false
 	if withoutBg {
@@ -128,8 +128,8 @@ func abs(x int) int {
 	return x
 }
 
-// ptSet is a set of points.
-func ptSet(ps []pt) map[pt]bool {
+// toset is a patch's points as a set.
+func toset(ps []pt) map[pt]bool {
 	s := make(map[pt]bool, len(ps))
 	for _, p := range ps {
 		s[p] = true
@@ -322,7 +322,7 @@ func growD(g *gen, bounds []pt, n int) []pt {
 // addD adds to shp one cell of bounds beside it (4-neighbourhood), drawn
 // at random, as RE-ARC's one-off obj.add(rng.choice(...)) lines do.
 func addD(g *gen, bounds, shp []pt) []pt {
-	in := ptSet(shp)
+	in := toset(shp)
 	near := map[pt]bool{}
 	for _, p := range shp {
 		for _, q := range dneighbors(p) {
@@ -343,7 +343,7 @@ func addD(g *gen, bounds, shp []pt) []pt {
 
 // samePts reports whether two patches hold the same points.
 func samePts(a, b []pt) bool {
-	sa, sb := ptSet(a), ptSet(b)
+	sa, sb := toset(a), toset(b)
 	if len(sa) != len(sb) {
 		return false
 	}

@@ -19,7 +19,7 @@ var rearcGens14 = []rearcEntry{
 			gi = fill(gi, col, chosinds[:choslocs[len(choslocs)-1-k]])
 		}
 		var res []pt
-		for _, o := range objectsFull(gi, false, false, true) {
+		for _, o := range objectsX(gi, false, false, true) {
 			if len(o) == 1 {
 				res = append(res, o[0].p)
 			}
@@ -176,7 +176,7 @@ var rearcGens14 = []rearcEntry{
 		c3 := sample(g, allColors, 3)
 		bgc, ringc, inc := c3[0], c3[1], c3[2]
 		obj := []pt{{loci, locj}, {loci + ih - 1, locj + iw - 1}}
-		ring1, ring2 := box(obj), inbox(obj)
+		ring1, ring2 := box(obj), dedup(inbox(obj))
 		c := fill(canvas(bgc, h, w), inc, backdrop(obj[0], obj[1]))
 		c = fill(fill(c, ringc, ring1), ringc, ring2)
 		cands := minus(ring2, corners(ring2))
@@ -345,7 +345,7 @@ var rearcGens14 = []rearcEntry{
 		nc := g.unif(no+1, max(no+1, 2*no))
 		inds := asindices(c)
 		ch := choice(g, inds)
-		free := ptSet(minus(inds, []pt{ch}))
+		free := toset(minus(inds, []pt{ch}))
 		shp := growIn(g, free, ch, nc-1)
 		for _, p := range shp {
 			delete(free, p)
@@ -384,7 +384,7 @@ var rearcGens14 = []rearcEntry{
 		canv := canvas(bgc, h, w)
 		nc := g.unif(2, h*w-2)
 		all := asindices(canv)
-		bx := ptSet(all)
+		bx := toset(all)
 		// RE-ARC keeps the first cell in bx, so it can be drawn again.
 		obj := []cell{{choice(g, remcols), choice(g, all)}}
 		for range nc - 1 {
@@ -431,7 +431,7 @@ var rearcGens14 = []rearcEntry{
 		canv := canvas(bgc, h, w)
 		nc := g.unif(1, h*w)
 		all := asindices(canv)
-		bx := ptSet(all)
+		bx := toset(all)
 		obj := []cell{{choice(g, remcols), choice(g, all)}}
 		for range nc - 1 {
 			obj, _ = addNear(g, all, bx, obj, remcols)
@@ -463,7 +463,7 @@ var rearcGens14 = []rearcEntry{
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
 		num := g.unif(1, 8)
 		all := asindices(gi)
-		indss := ptSet(all)
+		indss := toset(all)
 		maxtrials := 4 * num
 		for tr, succ := 0, 0; succ < num && tr <= maxtrials; tr++ {
 			if len(remcols) == 0 || len(indss) == 0 {
@@ -513,7 +513,7 @@ var rearcGens14 = []rearcEntry{
 			br = connect(pt{loci + 1, locc}, pt{loci + ih - 2, locc})
 		}
 		c := canvas(bgc, h, w)
-		crns := sample(g, corners(bx), 3)
+		crns := sample(g, dedup(corners(bx)), 3)
 		rembx := minus(bx, crns)
 		onbr := sample(g, br, 2)
 		rembr := minus(br, onbr)
@@ -625,7 +625,7 @@ var rearcGens14 = []rearcEntry{
 		remcols := without(allColors, bgc)
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
 		all := asindices(gi)
-		inds := ptSet(all)
+		inds := toset(all)
 		for tr, succ := 0, 0; tr < 6*num && succ < num; tr++ {
 			d := g.unif(2, 5)
 			ow := 2 * d
@@ -666,7 +666,7 @@ var rearcGens14 = []rearcEntry{
 		gi := canvas(bgc, h, w)
 		num := g.unif(1, 9)
 		all := asindices(gi)
-		indss := ptSet(all)
+		indss := toset(all)
 		maxtrials := 4 * num
 		bigcol, area := 0, 0
 		for tr, succ, guard := 0, 0, 0; succ < num && tr <= maxtrials && guard < 10000; guard++ {
@@ -797,7 +797,7 @@ var rearcGens14 = []rearcEntry{
 		bgc, fgc := bf[0], bf[1]
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
 		all := asindices(gi)
-		indss := ptSet(all)
+		indss := toset(all)
 		maxtrials := 4 * num
 		for tr, succ := 0, 0; succ < num && tr <= maxtrials; tr++ {
 			if len(indss) == 0 {
@@ -896,7 +896,7 @@ var rearcGens14 = []rearcEntry{
 		numocc := g.unif(1, h*w/50)
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
 		all := asindices(gi)
-		inds := ptSet(all)
+		inds := toset(all)
 		for tr, succ := 0, 0; tr < 10*numocc && succ < numocc; {
 			tr++
 			var cands []pt
@@ -952,7 +952,7 @@ var rearcGens14 = []rearcEntry{
 		gi := canvas(bgc, h, w)
 		ndots := g.unif(2, h*w/9)
 		all := asindices(gi)
-		inds := ptSet(all)
+		inds := toset(all)
 		var dots []pt
 		if choice(g, []bool{true, false}) {
 			idxi := g.randint(0, h-1)
@@ -1072,7 +1072,7 @@ var rearcGens14 = []rearcEntry{
 		nobjs := g.unif(1, h*w/40)
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
 		all := asindices(gi)
-		inds := ptSet(all)
+		inds := toset(all)
 		for tr, succ := 0, 0; succ < nobjs && tr < 5*nobjs; {
 			tr++
 			if len(inds) == 0 {
@@ -1105,7 +1105,7 @@ var rearcGens14 = []rearcEntry{
 			ofout := outbox(a, b)
 			gi = fill(fill(gi, incol, ofin), outcol, ofout)
 			gout = fill(fill(gout, outcol, ofin), incol, ofout)
-			ring := ptSet(append(append([]pt(nil), ofin...), ofout...))
+			ring := toset(append(append([]pt(nil), ofin...), ofout...))
 			var addon []pt
 			for _, p := range fullobj {
 				if !ring[p] && (p.i >= a.i-1 && p.i <= b.i+1 || p.j >= a.j-1 && p.j <= b.j+1) {
@@ -1126,7 +1126,7 @@ var rearcGens14 = []rearcEntry{
 		numsq := g.unif(1, h*w/25)
 		gout := canvas(bgc, h, w)
 		all := asindices(gout)
-		inds := ptSet(all)
+		inds := toset(all)
 		for tr, succ := 0, 0; tr < 5*numsq && succ < numsq; {
 			tr++
 			oh, ow := g.randint(2, 7), g.randint(2, 7)
@@ -1152,7 +1152,7 @@ var rearcGens14 = []rearcEntry{
 		}
 		gi := copyGrid(gout)
 		namt := g.unif(1, h*w/9)
-		cands := ptSet(all)
+		cands := toset(all)
 		for range namt {
 			left := inSet(all, cands)
 			if len(left) == 0 {
@@ -1231,7 +1231,7 @@ var rearcGens14 = []rearcEntry{
 		nobjs := g.unif(1, h*w/20)
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
 		all := asindices(gi)
-		inds := ptSet(all)
+		inds := toset(all)
 		for tr, succ := 0, 0; succ < nobjs && tr < 5*nobjs; {
 			tr++
 			oh, ow := g.randint(3, 6), g.randint(3, 6)
@@ -1286,9 +1286,9 @@ var rearcGens14 = []rearcEntry{
 		c := canvas(bgc, h, w)
 		inds := asindices(c)
 		orig := sample(g, inds, nc)
-		canbrem := ptSet(orig)
-		canbeadd := ptSet(minus(inds, orig))
-		other := ptSet(orig)
+		canbrem := toset(orig)
+		canbeadd := toset(minus(inds, orig))
+		other := toset(orig)
 		nchanges := h*w - g.unif(0, h*w-1)
 		take := func(from map[pt]bool) pt {
 			ch := choice(g, inSet(inds, from))
@@ -1412,7 +1412,7 @@ var rearcGens14 = []rearcEntry{
 		gout := gi
 		numlocs := g.unif(1, max(1, h*w/(oh*ow)/2))
 		all := asindices(gi)
-		idns := ptSet(all)
+		idns := toset(all)
 		for _, p := range shpp {
 			delete(idns, p)
 			for _, q := range dneighbors(p) {
@@ -1459,7 +1459,7 @@ var rearcGens14 = []rearcEntry{
 		gi := canvas(bgc, h, w)
 		lmocc := map[int]bool{}
 		all := asindices(gi)
-		inds := ptSet(all)
+		inds := toset(all)
 		mxncells := g.randint(nobjs+1, 30)
 		for tr, succ := 0, 0; succ < nobjs && tr < 4*nobjs; {
 			tr++
@@ -1496,7 +1496,7 @@ var rearcGens14 = []rearcEntry{
 				lmocc[l.j] = true
 			}
 		}
-		objs := objectsFull(gi, true, false, true)
+		objs := objectsX(gi, true, false, true)
 		mx := 0
 		for _, o := range objs {
 			mx = max(mx, len(o))
@@ -1738,7 +1738,7 @@ var rearcGens14 = []rearcEntry{
 			ringl = append(ringl, box([]pt{{k, k}, {d - k - 1, d - k - 1}})...)
 		}
 		ringl = dedup(ringl)
-		rings := ptSet(ringl)
+		rings := toset(ringl)
 		var qin, qout []pt
 		for _, p := range q {
 			if rings[p] {
@@ -1819,7 +1819,7 @@ var rearcGens14 = []rearcEntry{
 		sep := append(connect(pt{objh + 1, 0}, pt{objh + 1, objw + 1}), connect(pt{0, objw + 1}, pt{objh + 1, objw + 1})...)
 		gi = fill(gi, sepc, sep)
 		all := asindices(gi)
-		inds := ptSet(all)
+		inds := toset(all)
 		for _, p := range backdrop(pt{0, 0}, pt{objh + 1, objw + 1}) {
 			delete(inds, p)
 		}
@@ -1872,7 +1872,7 @@ var rearcGens14 = []rearcEntry{
 				if len(obj) < objh*objw {
 					obj = addD(g, bnds, obj)
 				} else {
-					obj = minus(obj, []pt{choice(g, corners(obj))})
+					obj = minus(obj, []pt{choice(g, dedup(corners(obj)))})
 				}
 			}
 			obj = normalize(obj)
@@ -1887,7 +1887,7 @@ var rearcGens14 = []rearcEntry{
 		nobjs := g.unif(1, h*w/25)
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
 		all := asindices(gi)
-		inds := ptSet(all)
+		inds := toset(all)
 		for tr, succ := 0, 0; succ < nobjs && tr < 5*nobjs; {
 			tr++
 			oh, ow := g.randint(2, 5), g.randint(2, 5)
@@ -1974,7 +1974,7 @@ var rearcGens14 = []rearcEntry{
 		remcols = without(remcols, sqc)
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
 		all := asindices(gi)
-		inds := ptSet(all)
+		inds := toset(all)
 		forbidden := map[string]bool{}
 		within := func(oh, ow int) []pt {
 			var cands []pt
@@ -2009,7 +2009,7 @@ var rearcGens14 = []rearcEntry{
 			l2 := choice(g, incands)
 			inp := shift(inobjn, l2.i, l2.j)
 			bdnorm := minus(bd, obj)
-			inBox := ptSet(bdp)
+			inBox := toset(bdp)
 			free := subset(inp, inds)
 			for _, p := range inp {
 				if inBox[p] {
@@ -2093,7 +2093,7 @@ func try776ffc46(g *gen) (Grid, Grid, bool) {
 	dj := locj + 1 + g.randint(0, sqw-ow-2)
 	gi = fill(fill(gi, sqc, box([]pt{ul, lr})), inc, shift(obj, di, dj))
 	all := asindices(gi)
-	inds := ptSet(ofcolor(gi, bgc))
+	inds := toset(ofcolor(gi, bgc))
 	for _, p := range backdrop(ul, lr) {
 		delete(inds, p)
 		for _, q := range neighbors(p) {
