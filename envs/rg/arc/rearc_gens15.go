@@ -1,5 +1,7 @@
 package arc
 
+import "slices"
+
 // rearcGens15 is one batch of ported RE-ARC generators (see rearc_gens.go).
 var rearcGens15 = []rearcEntry{
 	{"178fcbfb", func(g *gen) (Grid, Grid) {
@@ -256,6 +258,382 @@ var rearcGens15 = []rearcEntry{
 		return dmirror(dmirror(gi)[1:]), dmirror(dmirror(gout)[1:])
 	}},
 	{"4347f46a", func(g *gen) (Grid, Grid) { return boxesOnCanvas(g, false) }},
+	{"d5d6de2d", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 3)
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, cols)
+		rem := without(cols, bgc)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		num := g.unif(1, 16)
+		indss := newPset(asindices(gi))
+		maxtrials := 4 * num
+		for tr, succ := 0, 0; succ < num && tr <= maxtrials; tr++ {
+			if len(rem) == 0 || len(indss.s) == 0 {
+				break
+			}
+			oh, ow := g.randint(1, 7), g.randint(1, 7)
+			subs := indss.filter(func(p pt) bool { return p.i < h-oh && p.j < w-ow })
+			if len(subs) == 0 {
+				continue
+			}
+			l := choice(g, subs)
+			lr := pt{l.i + oh - 1, l.j + ow - 1}
+			bd := backdrop(l, lr)
+			col := choice(g, rem)
+			if indss.hasAll(bd) {
+				gi = fill(gi, col, box(bd))
+				if oh > 2 && ow > 2 {
+					gout = fill(gout, 3, backdropP(inbox(bd)))
+				}
+				succ++
+				indss.removeAll(bd)
+				indss.removeAll(outbox(l, lr))
+			}
+		}
+		return gi, gout
+	}},
+	{"e21d9049", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		ph, pw := g.unif(2, 9), g.unif(2, 9)
+		bgc := choice(g, allColors)
+		rem := without(allColors, bgc)
+		hbar, wbar := make([]cell, ph), make([]cell, pw)
+		for k := range hbar {
+			hbar[k] = cell{choice(g, rem), pt{k, 0}}
+		}
+		for k := range wbar {
+			wbar[k] = cell{choice(g, rem), pt{0, k}}
+		}
+		locih, locjh := g.randint(0, h-ph), g.randint(0, w-1)
+		locjw, lociw := g.randint(0, w-pw), g.randint(0, h-1)
+		hbar, wbar = shiftO(hbar, locih, locjh), shiftO(wbar, lociw, locjw)
+		col := choice(g, rem)
+		for k := range hbar {
+			if abs(hbar[k].p.i-lociw)%ph == 0 {
+				hbar[k].c = col
+			}
+		}
+		for k := range wbar {
+			if abs(wbar[k].p.j-locjh)%pw == 0 {
+				wbar[k].c = col
+			}
+		}
+		canv := canvas(bgc, h, w)
+		gi := paint(paint(canv, hbar), wbar)
+		gout := copyGrid(gi)
+		for k := range h/ph + 1 {
+			gout = paint(gout, shiftO(hbar, k*ph, 0))
+			gout = paint(gout, shiftO(hbar, -k*ph, 0))
+		}
+		for k := range w/pw + 1 {
+			gout = paint(gout, shiftO(wbar, 0, k*pw))
+			gout = paint(gout, shiftO(wbar, 0, -k*pw))
+		}
+		return gi, gout
+	}},
+	{"af902bf9", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 2)
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, cols)
+		ccols := sample(g, without(cols, bgc), g.unif(1, 8))
+		numsq := g.unif(1, h*w/20)
+		maxtr := 5 * numsq
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		inds := newPset(asindices(gi))
+		for tr, succ := 0, 0; tr < maxtr && succ < numsq; {
+			tr++
+			oh, ow := g.randint(3, 5), g.randint(3, 5)
+			cands := inds.filter(func(p pt) bool { return p.i <= h-oh && p.j <= w-ow })
+			if len(cands) == 0 {
+				continue
+			}
+			l := choice(g, cands)
+			sq := backdrop(l, pt{l.i + oh - 1, l.j + ow - 1})
+			if inds.hasAll(sq) {
+				inds.removeAll(sq)
+				succ++
+				col := choice(g, ccols)
+				crns := corners(sq)
+				gi = fill(gi, col, crns)
+				gout = fill(gout, col, crns)
+				gout = fill(gout, 2, backdropP(inbox(crns)))
+			}
+		}
+		return gi, gout
+	}},
+	{"b190f7f5", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(2, 5), g.unif(2, 5)
+		bgc := choice(g, allColors)
+		cols := without(allColors, bgc)
+		c := canvas(bgc, h, w)
+		numcd := g.unif(0, h*w/2)
+		numc := min(max(1, choice(g, []int{numcd, h*w - numcd})), h*w-1)
+		numcd2 := g.unif(0, h*w/2)
+		numc2 := min(max(2, choice(g, []int{numcd2, h*w - numcd2})), h*w-1)
+		inds := asindices(c)
+		srclocs := sample(g, inds, numc)
+		srccol := choice(g, cols)
+		rem := without(cols, srccol)
+		numcols := g.unif(2, 8)
+		trglocs := sample(g, inds, numc2)
+		ccols := sample(g, rem, numcols)
+		fixc1 := choice(g, ccols)
+		trgobj := []cell{{fixc1, trglocs[0]}, {choice(g, without(ccols, fixc1)), trglocs[1]}}
+		trgobj = append(trgobj, withColors(trglocs[2:], ccols, g)...)
+		gisrc := fill(c, srccol, srclocs)
+		gitrg := paint(c, trgobj)
+		catf := choice(g, []func(a, b Grid) Grid{hconcat, vconcat})
+		var gi Grid
+		if choice(g, []bool{true, false}) {
+			gi = catf(gisrc, gitrg)
+		} else {
+			gi = catf(gitrg, gisrc)
+		}
+		gout := canvas(bgc, h*h, w*w)
+		for _, l := range trglocs {
+			gout = fill(gout, gitrg[l.i][l.j], shift(srclocs, l.i*h, l.j*w))
+		}
+		return gi, gout
+	}},
+	{"469497ad", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 2)
+		h, w := g.unif(3, 6), g.unif(3, 6)
+		bs := sample(g, cols, 2)
+		bgc, sqc := bs[0], bs[1]
+		sqh, sqw := g.randint(1, h-2), g.randint(1, w-2)
+		sqi, sqj := g.randint(0, h-sqh-2), g.randint(0, w-sqw-2)
+		gi := fill(canvas(bgc, h, w), sqc, backdrop(pt{sqi, sqj}, pt{sqi + sqh - 1, sqj + sqw - 1}))
+		numcub := min(min(h, w)+1, 30/max(h, w), 7)
+		numc := g.unif(2, numcub)
+		numaccc := numc - 1
+		ccols := sample(g, without(cols, sqc, bgc), numaccc)
+		gi = rot180(gi)
+		locs := append([]int{0}, sample(g, interval(1, min(h, w)), numaccc-1)...)
+		slices.Sort(locs[1:])
+		for k, c := range ccols {
+			l := locs[k]
+			gi = fill(gi, c, shoot(pt{0, l}, 0, 1))
+			gi = fill(gi, c, shoot(pt{l, 0}, 1, 0))
+		}
+		gi = rot180(gi)
+		gout := upscale(gi, numc)
+		if rect := ofcolor(gout, sqc); len(rect) > 0 {
+			ul, lr := bounds(rect)
+			ll := shoot(lr, 1, 1)
+			ll = append(ll, shoot(ul, -1, -1)...)
+			ll = append(ll, shoot(pt{ul.i, lr.j}, -1, 1)...)
+			ll = append(ll, shoot(pt{lr.i, ul.j}, 1, -1)...)
+			var on []pt
+			for _, p := range ll {
+				if p.i >= 0 && p.i < len(gout) && p.j >= 0 && p.j < len(gout[0]) && gout[p.i][p.j] == bgc {
+					on = append(on, p)
+				}
+			}
+			gout = fill(gout, 2, on)
+		}
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"50cb2852", func(g *gen) (Grid, Grid) { return boxesOnCanvas(g, true) }},
+	{"2dc579da", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(3, 30), g.unif(3, 30)
+		bgc := choice(g, allColors)
+		rem := without(allColors, bgc)
+		linc := choice(g, rem)
+		dotc := choice(g, without(rem, linc))
+		hdev := g.unif(0, (h-2)/2)
+		lineh := max(min(h-2, choice(g, []int{hdev, h - 2 - hdev})), 1)
+		wdev := g.unif(0, (w-2)/2)
+		linew := max(min(w-2, choice(g, []int{wdev, w - 2 - wdev})), 1)
+		locidev := g.unif(1, h/2)
+		loci := min(max(1, choice(g, []int{h/2 - locidev, h/2 + locidev})), h-lineh-1)
+		locjdev := g.unif(1, w/2)
+		locj := min(max(1, choice(g, []int{w/2 - locjdev, w/2 + locjdev})), w-linew-1)
+		gi := canvas(bgc, h, w)
+		for a := loci; a < loci+lineh; a++ {
+			gi = fill(gi, linc, connect(pt{a, 0}, pt{a, w - 1}))
+		}
+		for b := locj; b < locj+linew; b++ {
+			gi = fill(gi, linc, connect(pt{0, b}, pt{h - 1, b}))
+		}
+		doth, dotw := g.randint(1, loci), g.randint(1, locj)
+		di, dj := g.randint(0, loci-doth), g.randint(0, locj-dotw)
+		gi = fill(gi, dotc, backdrop(pt{di, dj}, pt{di + doth - 1, dj + dotw - 1}))
+		gout := crop(gi, 0, 0, loci, locj)
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"3eda0437", func(g *gen) (Grid, Grid) {
+		cols := without(interval(1, 10), 6)
+		h, w := g.unif(3, 8), g.unif(3, 30)
+		if choice(g, []bool{true, false}) {
+			h, w = w, h
+		}
+		fgcs := sample(g, cols, g.unif(1, 8))
+		gi := canvas(-1, h, w)
+		inds := asindices(gi)
+		gi = paint(gi, withColors(inds, fgcs, g))
+		spac := g.unif(1, h*w/3*2)
+		gi = fill(gi, 0, sample(g, inds, spac))
+		lx := pt{g.randint(0, h-1), g.randint(0, w-1)}
+		gi = fill(gi, 0, []pt{lx, {lx.i, lx.j + 1}, {lx.i + 1, lx.j}, {lx.i + 1, lx.j + 1}})
+		return gi, fill(gi, 6, largestZeroRects(gi))
+	}},
+	{"29c11459", func(g *gen) (Grid, Grid) {
+		colopts := without(allColors, 5)
+		h, w := g.unif(5, 30), g.unif(5, 29)
+		if w%2 == 0 {
+			w = choice(g, []int{max(5, w-1), min(29, w+1)})
+		}
+		bgc := choice(g, colopts)
+		rem := without(colopts, bgc)
+		ccols := sample(g, rem, g.unif(2, len(rem)))
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		nlocs := g.unif(1, h)
+		locs := sample(g, interval(0, h), nlocs)
+		edgeOnly := func() bool {
+			for _, l := range locs {
+				if l != 0 && l != h-1 {
+					return false
+				}
+			}
+			return true
+		}
+		for tries := 0; edgeOnly() && tries < 1000; tries++ {
+			locs = sample(g, interval(0, h), nlocs)
+		}
+		acols, bcols := make([]int, nlocs), make([]int, nlocs)
+		aforb, bforb := -1, -1
+		for k := range nlocs {
+			acols[k] = choice(g, without(ccols, aforb))
+			aforb = acols[k]
+			bcols[k] = choice(g, without(ccols, bforb))
+			bforb = bcols[k]
+		}
+		slices.Sort(locs)
+		for k, l := range locs {
+			a, b := acols[k], bcols[k]
+			gi = fill(gi, a, []pt{{l, 0}})
+			gi = fill(gi, b, []pt{{l, w - 1}})
+			gout = fill(gout, a, connect(pt{l, 0}, pt{l, w/2 - 1}))
+			gout = fill(gout, b, connect(pt{l, w/2 + 1}, pt{l, w - 1}))
+			gout = fill(gout, 5, []pt{{l, w / 2}})
+		}
+		if choice(g, []bool{true, false}) {
+			return dmirror(gi), dmirror(gout)
+		}
+		return gi, gout
+	}},
+	{"2bcee788", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 3)
+		h, w := g.unif(2, 20), g.unif(2, 10)
+		bso := sample(g, cols, 3)
+		bgc, sepc, objc := bso[0], bso[1], bso[2]
+		c := canvas(bgc, h, w)
+		inds := asindices(c)
+		sp := pt{g.randint(0, h-1), w - 1}
+		numcellsd := g.unif(0, h*w/2)
+		numc := min(max(2, choice(g, []int{numcellsd, h*w - numcellsd})), h*w-1)
+		f := newFrontier(minus(inds, []pt{sp}), neighbors)
+		f.take(sp)
+		shp := []pt{sp}
+		for range numc {
+			p := f.pick(g)
+			f.take(p)
+			shp = append(shp, p)
+		}
+		for tries := 0; widthP(shp) == 1 && tries < 1000; tries++ {
+			p := f.pick(g)
+			f.take(p)
+			shp = append(shp, p)
+		}
+		c2 := fill(c, objc, shp)
+		var border []pt
+		for _, p := range shp {
+			if p.j == w-1 {
+				border = append(border, p)
+			}
+		}
+		c3 := fill(c, sepc, border)
+		fullh, fullw := g.unif(h+1, 30), g.unif(2*w+1, 30)
+		fullg := canvas(bgc, fullh, fullw)
+		_, _ = g.randint(0, fullh-h), g.randint(0, fullw-2*w) // drawn and unused in RE-ARC
+		gi := paint(fullg, asobject(hconcat(c2, vmirror(c3))))
+		gout := paint(fullg, asobject(hconcat(c2, vmirror(c2))))
+		gi, gout = applySyms(g, gi, gout)
+		return gi, replace(gout, bgc, 3)
+	}},
+	{"3345333e", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		oh, ow := g.unif(4, h-2), g.unif(4, (w-2)/2)
+		nc := g.unif(min(oh, ow), oh*ow/3*2)
+		f := newFrontier(asindices(canvas(-1, oh, ow)), neighbors)
+		f.take(pt{0, 0})
+		shp := []pt{{0, 0}}
+		for range nc {
+			p := f.pick(g)
+			f.take(p)
+			shp = append(shp, p)
+		}
+		for tries := 0; (heightP(shp) < 3 || widthP(shp) < 3) && tries < 1000; tries++ {
+			p := f.pick(g)
+			f.take(p)
+			shp = append(shp, p)
+		}
+		vmshp := vmirrorP(shp)
+		if choice(g, []bool{true, false}) {
+			wd := widthP(shp)
+			var kept []pt
+			for _, p := range vmshp {
+				if p.j != wd-1 {
+					kept = append(kept, p)
+				}
+			}
+			vmshp = kept
+		}
+		shp = normalize(append(shp, shift(vmshp, 0, -widthP(vmshp))...))
+		oh, ow = heightP(shp), widthP(shp)
+		cs := sample(g, allColors, 3)
+		bgc, objc, occcol := cs[0], cs[1], cs[2]
+		loci, locj := g.randint(1, h-oh-1), g.randint(1, w-ow-1)
+		shp = shift(shp, loci, locj)
+		gout := fill(canvas(bgc, h, w), objc, shp)
+		boxh, boxw := g.unif(2, oh-1), g.unif(2, ow/2)
+		ulci := g.randint(loci-1, loci+oh-boxh+1)
+		ulcj := g.randint(locj+ow/2+1, locj+ow-boxw+1)
+		gi := fill(gout, occcol, backdrop(pt{ulci, ulcj}, pt{ulci + boxh - 1, ulcj + boxw - 1}))
+		return applySyms(g, gi, gout)
+	}},
+	{"5168d44c", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(7, 30), g.unif(7, 30)
+		doth, dotw := g.unif(1, h/3), g.unif(1, w/3)
+		borderh, borderw := g.unif(1, h/4), g.unif(1, w/4)
+		direc := choice(g, []pt{{1, 0}, {0, 1}, {1, 1}})
+		hi, hj := h-doth-borderh-1, w-dotw-borderw-1
+		if direc == (pt{0, 1}) {
+			hi = h - doth - 1
+		}
+		if direc == (pt{1, 0}) {
+			hj = w - dotw - 1
+		}
+		dl := pt{g.randint(0, hi), g.randint(0, hj)}
+		bgc := choice(g, allColors)
+		rem := without(allColors, bgc)
+		dotcol := choice(g, rem)
+		boxcol := choice(g, without(rem, dotcol))
+		gi := canvas(bgc, h, w)
+		starter := backdrop(dl, pt{dl.i + doth - 1, dl.j + dotw - 1})
+		off := pt{direc.i * (doth + borderh), direc.j * (dotw + borderw)}
+		var dots []pt
+		for k := -15; k <= 15; k++ {
+			dots = append(dots, shift(starter, k*off.i, k*off.j)...)
+		}
+		gi = fill(gi, dotcol, dots)
+		proto := backdrop(pt{dl.i - borderh, dl.j - borderw}, pt{dl.i + doth + borderh - 1, dl.j + dotw + borderw - 1})
+		bx := minus(proto, starter)
+		gout := fill(gi, boxcol, shift(bx, off.i, off.j))
+		return fill(gi, boxcol, bx), gout
+	}},
 }
 
 // retry15 runs f until it succeeds (where RE-ARC's generator would raise,
@@ -309,4 +687,69 @@ func boxesOnCanvas(g *gen, eight bool) (Grid, Grid) {
 		}
 	}
 	return gi, gout
+}
+
+// largestZeroRects are the cells of 3eda0437's largest all-zero
+// rectangles (at least 2×2; every one of the largest area).
+func largestZeroRects(gi Grid) []pt {
+	h, w := dims(gi)
+	maxw, maxh := 0, 0
+	for _, row := range gi {
+		maxw = max(maxw, count(row, 0))
+	}
+	for _, col := range dmirror(gi) {
+		maxh = max(maxh, count(col, 0))
+	}
+	// z[i][j]: zeros in gi[:i][:j].
+	z := make([][]int, h+1)
+	for i := range z {
+		z[i] = make([]int, w+1)
+	}
+	for i := range h {
+		for j := range w {
+			v := 0
+			if gi[i][j] == 0 {
+				v = 1
+			}
+			z[i+1][j+1] = z[i][j+1] + z[i+1][j] - z[i][j] + v
+		}
+	}
+	type rect struct{ a, b int }
+	maxsiz := -1
+	var best []rect
+	for a := 2; a <= maxh; a++ {
+		for b := 2; b <= maxw; b++ {
+			siz := a * b
+			if siz < maxsiz {
+				continue
+			}
+			found := false
+			for i := 0; i+a <= h && !found; i++ {
+				for j := 0; j+b <= w; j++ {
+					if z[i+a][j+b]-z[i][j+b]-z[i+a][j]+z[i][j] == siz {
+						found = true
+						break
+					}
+				}
+			}
+			if found {
+				if siz == maxsiz {
+					best = append(best, rect{a, b})
+				} else {
+					best, maxsiz = []rect{{a, b}}, siz
+				}
+			}
+		}
+	}
+	var res []pt
+	for _, r := range best {
+		for i := 0; i+r.a <= h; i++ {
+			for j := 0; j+r.b <= w; j++ {
+				if z[i+r.a][j+r.b]-z[i][j+r.b]-z[i+r.a][j]+z[i][j] == r.a*r.b {
+					res = append(res, backdrop(pt{i, j}, pt{i + r.a - 1, j + r.b - 1})...)
+				}
+			}
+		}
+	}
+	return res
 }
