@@ -254,3 +254,49 @@ func applySyms(g *gen, gi, gout Grid) (Grid, Grid) {
 	}
 	return gi, gout
 }
+
+// neighborsAll is mapply(neighbors, ps): every cell 8-adjacent to one of
+// the points (each once).
+func neighborsAll(ps []pt) []pt {
+	var out []pt
+	for _, p := range ps {
+		out = append(out, neighbors(p)...)
+	}
+	return dedup(out)
+}
+
+// trim is the grid without its outermost rows and columns.
+func trim(g Grid) Grid {
+	h, w := dims(g)
+	return crop(g, 1, 1, h-2, w-2)
+}
+
+// hmatching reports whether the patches share a row.
+func hmatching(a, b []pt) bool {
+	rows := map[int]bool{}
+	for _, p := range a {
+		rows[p.i] = true
+	}
+	for _, p := range b {
+		if rows[p.i] {
+			return true
+		}
+	}
+	return false
+}
+
+// intersect is the points of a that are also in b (the DSL's & on
+// indices).
+func intersect(a, b []pt) []pt {
+	in := make(map[pt]bool, len(b))
+	for _, p := range b {
+		in[p] = true
+	}
+	var out []pt
+	for _, p := range a {
+		if in[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}

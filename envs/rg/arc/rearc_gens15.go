@@ -634,6 +634,591 @@ var rearcGens15 = []rearcEntry{
 		gout := fill(gi, boxcol, shift(bx, off.i, off.j))
 		return fill(gi, boxcol, bx), gout
 	}},
+	{"1e32b0e9", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(4, 6), g.unif(4, 6)
+		nh := g.unif(1, 4)
+		nwlo := 2
+		if nh > 1 {
+			nwlo = 1
+		}
+		nw := g.unif(nwlo, 3)
+		bl := sample(g, allColors, 3)
+		bgc, linc, fgc := bl[0], bl[1], bl[2]
+		fullh, fullw := h*nh+nh-1, w*nw+nw-1
+		c := canvas(linc, fullh, fullw)
+		smallc := canvas(bgc, h, w)
+		var llocs []pt
+		for a := 0; a < fullh; a += h + 1 {
+			for b := 0; b < fullw; b += w + 1 {
+				llocs = append(llocs, pt{a, b})
+			}
+		}
+		srcloc := choice(g, llocs)
+		ncells := g.unif(0, (h-2)*(w-2)-1)
+		inds := asindices(canvas(bgc, h-2, w-2))
+		sp := choice(g, inds)
+		shp := shift(grow(g, minus(inds, []pt{sp}), []pt{sp}, ncells), 1, 1)
+		gg := asobject(fill(smallc, fgc, shp))
+		gg2 := asobject(fill(smallc, linc, shp))
+		gi := paint(c, shiftO(gg, srcloc.i, srcloc.j))
+		gout := copyGrid(gi)
+		ncc := ncells + 1
+		for _, rl := range minus(llocs, []pt{srcloc}) {
+			sub := sample(g, shp, g.randint(0, ncc))
+			gi = paint(gi, shiftO(asobject(fill(smallc, fgc, sub)), rl.i, rl.j))
+			gout = paint(gout, shiftO(gg2, rl.i, rl.j))
+			gout = fill(gout, fgc, shift(sub, rl.i, rl.j))
+		}
+		return gi, gout
+	}},
+	{"22233c11", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 8)
+		h, w := g.unif(5, 30), g.unif(5, 30)
+		nobjs := g.unif(1, h*w/10)
+		maxtr := 10 * nobjs
+		bgc := choice(g, cols)
+		rem := without(cols, bgc)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		inds := newPset(asindices(gi))
+		ccols := sample(g, rem, g.unif(1, 8))
+		for tr, succ := 0, 0; succ < nobjs && tr < maxtr; {
+			if len(inds.s) == 0 {
+				break
+			}
+			tr++
+			od := g.randint(1, 3)
+			t := fill(canvas(bgc, 4, 4), 8, []pt{{0, 3}, {3, 0}})
+			col := choice(g, ccols)
+			t = fill(t, col, []pt{{1, 1}, {2, 2}})
+			if choice(g, []bool{true, false}) {
+				t = hmirror(t)
+			}
+			t = upscale(t, od)
+			loc := choice(g, inds.s)
+			inobj := shift(ofcolor(t, col), loc.i, loc.j)
+			eights := shift(ofcolor(t, 8), loc.i, loc.j)
+			outi := append(append([]pt(nil), inobj...), eights...)
+			inside := true
+			for _, p := range outi {
+				if p.i >= 0 && p.i < h && p.j >= 0 && p.j < w && !inds.has(p) {
+					inside = false
+				}
+			}
+			if inds.hasAll(inobj) && inside {
+				succ++
+				inds.removeAll(outi)
+				inds.removeAll(neighborsAll(outi))
+				gi = fill(gi, col, inobj)
+				gout = fill(fill(gout, col, inobj), 8, eights)
+			}
+		}
+		return gi, gout
+	}},
+	{"941d9a10", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 1, 2, 3)
+		h, w := g.unif(5, 30), g.unif(5, 30)
+		opts := evens15(2, (h-1)/2+1)
+		nh := opts[g.unif(0, len(opts)-1)]
+		opts = evens15(2, (w-1)/2+1)
+		nw := opts[g.unif(0, len(opts)-1)]
+		bf := sample(g, cols, 2)
+		bgc, fgc := bf[0], bf[1]
+		lines := func(n, l, total int) Grid {
+			t := canvas(bgc, 2*n+1, l)
+			for j := 1; j < total; j += 2 {
+				t = fill(t, fgc, connect(pt{j, 0}, pt{j, l}))
+			}
+			for range total - (2*n + 1) {
+				loc := g.randint(0, len(t)-1)
+				t = append(append(append(Grid(nil), t[:loc]...), canvas(bgc, 1, l)...), t[loc:]...)
+			}
+			return t
+		}
+		hgrid := lines(nh, w, h)
+		wgrid := dmirror(lines(nw, h, w))
+		gi := fill(canvas(bgc, h, w), fgc, append(ofcolor(hgrid, fgc), ofcolor(wgrid, fgc)...))
+		// The background regions are rectangles between full lines that
+		// never touch, so 4- and 8-connectivity (RE-ARC's) agree.
+		var objs [][]pt
+		for _, o := range objects(gi) {
+			if o.color == bgc {
+				objs = append(objs, o.cells)
+			}
+		}
+		ul := make([]pt, len(objs))
+		for k, o := range objs {
+			ul[k], _ = bounds(o)
+		}
+		blue, green := 0, 0
+		for k := range objs {
+			if ul[k].i+ul[k].j < ul[blue].i+ul[blue].j {
+				blue = k
+			}
+			if ul[k].i+ul[k].j > ul[green].i+ul[green].j {
+				green = k
+			}
+		}
+		red := -1
+		for k := range objs {
+			var lt, gt, up, dn int
+			for m := range objs {
+				if ul[m].j < ul[k].j {
+					lt++
+				}
+				if ul[m].j > ul[k].j {
+					gt++
+				}
+				if ul[m].i < ul[k].i {
+					up++
+				}
+				if ul[m].i > ul[k].i {
+					dn++
+				}
+			}
+			if lt == gt && up == dn {
+				red = k
+				break
+			}
+		}
+		gout := fill(gi, 1, objs[blue])
+		gout = fill(gout, 3, objs[green])
+		gout = fill(gout, 2, objs[red])
+		return gi, gout
+	}},
+	{"c3f564a4", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(7, 30), g.unif(7, 30)
+		p := g.unif(2, min(9, min(h/3, w/3)))
+		fixc := choice(g, allColors)
+		ccols := sample(g, without(allColors, fixc), p)
+		shuffle(g.rng, ccols)
+		base := make([]cell, p)
+		for k := range base {
+			base[k] = cell{ccols[k], pt{0, k}}
+		}
+		diag := !choice(g, []bool{true, false})
+		gout := build(h, w, func(i, j int) int {
+			if diag {
+				return ccols[(i+j)%p]
+			}
+			return ccols[j%p]
+		})
+		gi := copyGrid(gout)
+		nsq := g.unif(1, max(1, h*w/25))
+		maxtr := 4 * nsq
+		for tr, succ := 0, 0; succ < nsq && tr < maxtr; tr++ {
+			oh, ow := g.unif(2, 5), g.unif(2, 5)
+			loci, locj := g.randint(0, h-oh), g.randint(0, w-ow)
+			tmpg := fill(gi, fixc, backdrop(pt{loci, locj}, pt{loci + oh - 1, locj + ow - 1}))
+			freeRow, freeCol := false, false
+			for _, r := range tmpg {
+				freeRow = freeRow || !contains(r, fixc)
+			}
+			for _, r := range dmirror(tmpg) {
+				freeCol = freeCol || !contains(r, fixc)
+			}
+			if freeRow && freeCol && len(occurrences(tmpg, base)) > 1 {
+				gi = tmpg
+				succ++
+			}
+		}
+		if choice(g, []bool{true, false}) {
+			return rot90(gi), rot90(gout)
+		}
+		return gi, gout
+	}},
+	{"f8ff0b80", func(g *gen) (Grid, Grid) {
+		return retry15(func() (Grid, Grid, bool) {
+			h, w := g.unif(10, 30), g.unif(10, 30)
+			bgc := choice(g, allColors)
+			rem := without(allColors, bgc)
+			nobjs := g.unif(1, min(30, h*w/25))
+			gi := canvas(bgc, h, w)
+			numcells := g.unif(nobjs+1, 36)
+			base := asindices(canvas(-1, 6, 6))
+			inds := newPset(asindices(gi))
+			var out []int
+			for k := range nobjs {
+				if len(inds.s) == 0 || numcells < 2 {
+					break
+				}
+				numcells = g.unif(nobjs-k, numcells-1)
+				if numcells == 0 {
+					break
+				}
+				sp := choice(g, base)
+				shp := normalize(grow(g, minus(base, []pt{sp}), []pt{sp}, numcells-1))
+				sh, sw := heightP(shp), widthP(shp)
+				rems := inds.filter(func(p pt) bool { return p.i <= h-sh && p.j <= w-sw })
+				if len(rems) == 0 {
+					break
+				}
+				loc := choice(g, rems)
+				valid := false
+				for tr := 0; !valid && tr < 10; tr++ {
+					loc = choice(g, inds.s)
+					valid = inds.hasAll(shift(shp, loc.i, loc.j))
+				}
+				if valid {
+					plcd := shift(shp, loc.i, loc.j)
+					col := choice(g, rem)
+					out = append(out, col)
+					inds.removeAll(plcd)
+					inds.removeAll(neighborsAll(plcd))
+					gi = fill(gi, col, plcd)
+				}
+			}
+			if len(out) == 0 {
+				return nil, nil, false // RE-ARC's output would be empty
+			}
+			return gi, dmirror(Grid{out}), true
+		})
+	}},
+	{"0962bcdd", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 3, 4)
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, cols)
+		ccols := sample(g, without(cols, bgc), g.unif(2, 7))
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		num := g.unif(1, h*w/25)
+		indss := newPset(asindices(gi))
+		maxtrials := 4 * num
+		subs := indss.filter(func(p pt) bool { return p.i < h-5 && p.j < w-5 })
+		for tr, succ := 0, 0; succ < num && tr <= maxtrials; tr++ {
+			if len(indss.s) == 0 {
+				break
+			}
+			if len(subs) == 0 {
+				continue
+			}
+			l := choice(g, subs)
+			bd := backdrop(l, pt{l.i + 4, l.j + 4})
+			_ = choice(g, ccols) // drawn and unused in RE-ARC
+			if indss.hasAll(bd) {
+				ab := sample(g, ccols, 2)
+				ca, cb := ab[0], ab[1]
+				cp := pt{l.i + 2, l.j + 2}
+				lins12 := append(connect(l, pt{l.i + 4, l.j + 4}), connect(pt{l.i + 4, l.j}, pt{l.i, l.j + 4})...)
+				lins34 := append(connect(pt{l.i + 2, l.j}, pt{l.i + 2, l.j + 4}), connect(pt{l.i, l.j + 2}, pt{l.i + 4, l.j + 2})...)
+				gout = fill(gout, cb, lins34)
+				gout = fill(gout, ca, lins12)
+				gi = fill(gi, ca, []pt{cp})
+				gi = fill(gi, cb, dneighbors(cp))
+				succ++
+				indss.removeAll(bd)
+			}
+		}
+		return gi, gout
+	}},
+	{"48d8fb45", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		nobjs := g.unif(2, h*w/15)
+		maxtr := 4 * nobjs
+		done := false
+		bgc := choice(g, allColors)
+		rem := without(allColors, bgc)
+		gi := canvas(bgc, h, w)
+		var gout Grid
+		inds := newPset(asindices(gi))
+		for tr, succ := 0, 0; tr < maxtr && succ < nobjs; {
+			oh, ow := g.randint(2, 6), g.randint(2, 6)
+			bx := asindices(canvas(-1, oh, ow))
+			nc := g.randint(3, oh*ow)
+			sp := choice(g, bx)
+			shp := grow(g, minus(bx, []pt{sp}), []pt{sp}, nc-1)
+			var obj []cell
+			if !done {
+				done = true
+				idx := choice(g, shp)
+				coll := choice(g, rem)
+				obj3 := recolor(choice(g, without(rem, coll)), minus(shp, []pt{idx}))
+				obj = append([]cell{{coll, idx}}, obj3...)
+				o3 := toindices(obj3)
+				gout = paint(canvas(bgc, heightP(o3), widthP(o3)), normalizeO(obj3))
+			} else {
+				obj = recolor(choice(g, rem), shp)
+			}
+			locopts := inds.filter(func(p pt) bool { return p.i <= h-oh && p.j <= w-ow })
+			tr++
+			if len(locopts) == 0 {
+				continue
+			}
+			loc := choice(g, locopts)
+			plcd := shiftO(obj, loc.i, loc.j)
+			if pi := toindices(plcd); inds.hasAll(pi) {
+				gi = paint(gi, plcd)
+				succ++
+				inds.removeAll(pi)
+				inds.removeAll(neighborsAll(pi))
+			}
+		}
+		return gi, gout
+	}},
+	{"73251a56", func(g *gen) (Grid, Grid) {
+		gi, gout := retry15(func() (Grid, Grid, bool) {
+			d := g.unif(10, 30)
+			h, w := d, d
+			noisec := choice(g, allColors)
+			nsl := g.unif(2, min(9, h/2))
+			slopes := sample(g, interval(1, h-1), nsl-1)
+			slices.Sort(slopes)
+			slopes = append([]int{0}, slopes...)
+			ccols := sample(g, allColors, nsl)
+			gi := canvas(-1, h, w)
+			inds := asindices(gi)
+			for k, col := range ccols {
+				slope := float64(slopes[k]) / float64(w)
+				var locs []pt
+				for _, p := range inds {
+					if slope*float64(p.j) <= float64(p.i) {
+						locs = append(locs, p)
+					}
+				}
+				gi = fill(gi, col, locs)
+			}
+			ln := connect(pt{0, 0}, pt{d - 1, d - 1})
+			diagc := ccols[len(ccols)-2]
+			gi = fill(gi, diagc, ln)
+			for i := range h {
+				for j := range i {
+					gi[i][j] = gi[j][i]
+				}
+			}
+			ok := func(t Grid) bool {
+				onDiag := false
+				for k := range d {
+					onDiag = onDiag || t[k][k] == diagc
+				}
+				if !onDiag {
+					return false
+				}
+				for i := range h {
+					for j := range w {
+						if i != j && t[i][j] == noisec && t[j][i] == noisec {
+							return false
+						}
+					}
+				}
+				return true
+			}
+			ndist := g.unif(1, h*w/15)
+			maxtr := 10 * ndist
+			gout := copyGrid(gi)
+			changed := false
+			for tr, succ := 0, 0; tr < maxtr && succ < ndist; {
+				tr++
+				oh, ow := g.randint(1, 5), g.randint(1, 5)
+				loci, locj := g.randint(1, h-oh-1), g.randint(1, w-ow-1)
+				gi2 := fill(gi, noisec, backdrop(pt{loci, locj}, pt{loci + oh - 1, locj + ow - 1}))
+				if ok(gi2) {
+					succ++
+					changed = changed || !equalGrids(gi, gi2)
+					gi = gi2
+				}
+			}
+			return gi, gout, changed
+		})
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"e8dc4411", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(9, 30), g.unif(9, 30)
+		d := g.unif(3, min(h, w)/2-1)
+		bor := sample(g, allColors, 3)
+		bgc, objc, remc := bor[0], bor[1], bor[2]
+		c := canvas(bgc, d, d)
+		var inds []pt
+		for _, p := range asindices(c) {
+			if p.i >= d/2 && p.j >= d/2 {
+				inds = append(inds, p)
+			}
+		}
+		ncd := g.unif(1, len(inds)/2)
+		nc := min(max(2, choice(g, []int{ncd, len(inds) - ncd})), len(inds)-1)
+		cells := sample(g, inds, nc)
+		cells = append(cells, choice(g, []pt{{d / 2, d / 2}, {d / 2, d/2 - 1}}))
+		for _, p := range append([]pt(nil), cells...) {
+			cells = append(cells, pt{p.j, p.i})
+		}
+		for range 4 {
+			c = rot90(fill(c, objc, cells))
+		}
+		plain := func(c Grid) bool {
+			for _, p := range box(asindices(c)) {
+				if c[p.i][p.j] != bgc {
+					return false
+				}
+			}
+			return true
+		}
+		for plain(c) && len(c) > 3 {
+			c = trim(c)
+		}
+		obj := ofcolor(c, objc)
+		od := heightP(obj)
+		loci, locj := g.randint(1, h-2*od), g.randint(1, w-2*od)
+		obj = shift(obj, loci, locj)
+		bd := newPset(backdropP(obj))
+		p := 0
+		for ; p < 60; p++ {
+			hit := false
+			for _, q := range shift(obj, p, p) {
+				hit = hit || bd.has(q)
+			}
+			if !hit {
+				break
+			}
+		}
+		obj2 := shift(obj, p, p)
+		nbhs := neighborsAll(obj)
+		for tries := 0; len(intersect(obj2, nbhs)) == 0 && tries < 60; tries++ {
+			nbhs = neighborsAll(nbhs)
+		}
+		gi := fill(canvas(bgc, h, w), objc, obj)
+		gi = fill(gi, remc, intersect(obj2, nbhs))
+		gout := gi
+		for k := range 30 {
+			newg := fill(gout, remc, shift(obj, p*(k+1), p*(k+1)))
+			if equalGrids(newg, gout) {
+				break
+			}
+			gout = newg
+		}
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
+	{"ef135b50", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 9)
+		return retry15(func() (Grid, Grid, bool) {
+			h, w := g.unif(8, 30), g.unif(8, 30)
+			bgc := choice(g, cols)
+			ccols := sample(g, without(cols, bgc), g.unif(1, 8))
+			gi := canvas(bgc, h, w)
+			nsq := g.unif(2, h*w/30)
+			maxtr := 5 * nsq
+			inds := newPset(asindices(gi))
+			var pats [][]pt
+			for tr, succ := 0, 0; tr < maxtr && succ < nsq; {
+				tr++
+				oh, ow := g.randint(1, h/3*2), g.randint(1, w/3*2)
+				cands := inds.filter(func(p pt) bool { return p.i <= h-oh && p.j <= w-ow })
+				if len(cands) == 0 {
+					continue
+				}
+				l := choice(g, cands)
+				bd := backdrop(l, pt{l.i + oh - 1, l.j + ow - 1})
+				if inds.hasAll(bd) {
+					succ++
+					inds.removeAll(bd)
+					inds.removeAll(neighborsAll(bd))
+					gi = fill(gi, choice(g, ccols), bd)
+					pats = append(pats, bd)
+				}
+			}
+			var res []pt
+			for a, p1 := range pats {
+				for b, p2 := range pats {
+					if a == b || !hmatching(p1, p2) {
+						continue
+					}
+					u1, l1 := bounds(p1)
+					u2, l2 := bounds(p2)
+					um, bm := max(u1.i, u2.i), min(l1.i, l2.i)
+					lm, rm := min(l1.j, l2.j)+1, max(u1.j, u2.j)-1
+					res = append(res, backdrop(pt{um, lm}, pt{bm, rm})...)
+				}
+			}
+			var on []pt
+			for _, p := range res {
+				if gi[p.i][p.j] == bgc && p.i > 0 && p.i < h-1 && p.j > 0 && p.j < w-1 {
+					on = append(on, p)
+				}
+			}
+			gout := fill(gi, 9, on)
+			return gi, gout, !equalGrids(gi, gout)
+		})
+	}},
+	{"de1cd16c", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(6, 30), g.unif(6, 30)
+		noisec := choice(g, allColors)
+		ncols := g.unif(2, 9)
+		ccols := sample(g, without(allColors, noisec), ncols)
+		gi := canvas(ccols[0], h, w)
+		ccols = ccols[1:]
+		for k := range ncols - 1 {
+			var objs [][]pt
+			for _, o := range objects(gi) {
+				if heightP(o.cells) > 5 || widthP(o.cells) > 5 {
+					objs = append(objs, o.cells)
+				}
+			}
+			if len(objs) == 0 {
+				break
+			}
+			obj := choice(g, objs)
+			oh, ow := heightP(obj), widthP(obj)
+			ax := 1
+			switch {
+			case oh > 5 && ow > 5:
+				ax = choice(g, []int{0, 1})
+			case oh > 5:
+				ax = 0
+			}
+			ul, lr := bounds(obj)
+			var newobj []pt
+			if ax == 0 {
+				loci := g.randint(ul.i+3, lr.i-2)
+				for _, p := range obj {
+					if p.i >= loci {
+						newobj = append(newobj, p)
+					}
+				}
+			} else {
+				locj := g.randint(ul.j+3, lr.j-2)
+				for _, p := range obj {
+					if p.j >= locj {
+						newobj = append(newobj, p)
+					}
+				}
+			}
+			gi = fill(gi, ccols[k], newobj)
+		}
+		objs := objects(gi)
+		slices.SortStableFunc(objs, func(a, b object) int { return len(a.cells) - len(b.cells) })
+		allow := make([]int, len(objs))
+		sum := 0
+		for k, o := range objs {
+			allow[k] = max(1, (heightP(o.cells)-2)*(widthP(o.cells)-2)/2)
+			sum += allow[k]
+		}
+		meann := max(1, int(float64(sum)/float64(len(allow))))
+		chosens := make([]int, len(objs))
+		draw := func() int {
+			mx := 0
+			for k, a := range allow {
+				chosens[k] = g.randint(0, min(meann, a))
+				mx = max(mx, chosens[k])
+			}
+			return mx
+		}
+		mx := draw()
+		for tries := 0; mx == 0 && tries < 1000; tries++ {
+			mx = draw()
+		}
+		gogo := -1
+		for k, n := range chosens {
+			if n == mx {
+				if gogo < 0 {
+					gogo = k
+				} else {
+					chosens[k]--
+				}
+			}
+		}
+		for k, o := range objs {
+			gi = fill(gi, noisec, sample(g, backdropP(inbox(o.cells)), chosens[k]))
+		}
+		return gi, canvas(objs[gogo].color, 1, 1)
+	}},
 }
 
 // retry15 runs f until it succeeds (where RE-ARC's generator would raise,
@@ -752,4 +1337,13 @@ func largestZeroRects(gi Grid) []pt {
 		}
 	}
 	return res
+}
+
+// evens15 is interval(lo, hi, 2).
+func evens15(lo, hi int) []int {
+	var s []int
+	for x := lo; x < hi; x += 2 {
+		s = append(s, x)
+	}
+	return s
 }
