@@ -1,6 +1,9 @@
 package arc
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // rearcGens15 is one batch of ported RE-ARC generators (see rearc_gens.go).
 var rearcGens15 = []rearcEntry{
@@ -1219,6 +1222,301 @@ var rearcGens15 = []rearcEntry{
 		}
 		return gi, canvas(objs[gogo].color, 1, 1)
 	}},
+	{"6c434453", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 2)
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, cols)
+		ccols := sample(g, without(cols, bgc), g.unif(1, 8))
+		nobjs := g.unif(2, h*w/16)
+		maxtr := 5 * nobjs
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		inds := newPset(asindices(gi))
+		for tr, succ := 0, 0; succ < nobjs && tr < maxtr; {
+			tr++
+			var obji []pt
+			if choice(g, []bool{true, false}) {
+				oh, ow := choice(g, []int{3, 5}), choice(g, []int{3, 5})
+				obji = dedup(box([]pt{{0, 0}, {oh - 1, ow - 1}}))
+			} else {
+				oh, ow := g.randint(1, 5), g.randint(1, 5)
+				bnds := asindices(canvas(-1, oh, ow))
+				ncells := g.randint(1, oh*ow)
+				f := newFrontier(bnds, dneighbors)
+				sp := choice(g, bnds)
+				f.take(sp)
+				obji = []pt{sp}
+				for range ncells - 1 {
+					q := f.pick(g)
+					f.take(q)
+					obji = append(obji, q)
+				}
+				obji = normalize(obji)
+			}
+			oh, ow := heightP(obji), widthP(obji)
+			flag := (oh == 3 || oh == 5) && (ow == 3 || ow == 5) && len(obji) == len(dedup(box(obji))) && len(minus(obji, box(obji))) == 0
+			objo, tocover := obji, obji
+			if flag {
+				objo = append(connect(pt{0, ow / 2}, pt{oh - 1, ow / 2}), connect(pt{oh / 2, 0}, pt{oh / 2, ow - 1})...)
+				tocover = backdropP(obji)
+			}
+			cands := inds.filter(func(p pt) bool { return p.i <= h-oh && p.j <= w-ow })
+			if len(cands) == 0 {
+				break // RE-ARC raises here
+			}
+			loc := choice(g, cands)
+			plcdi := shift(obji, loc.i, loc.j)
+			if inds.hasAll(plcdi) {
+				succ++
+				tc := shift(tocover, loc.i, loc.j)
+				inds.removeAll(tc)
+				for _, q := range tc {
+					inds.removeAll(dneighbors(q))
+				}
+				col := choice(g, ccols)
+				gi = fill(gi, col, plcdi)
+				oc := col
+				if flag {
+					oc = 2
+				}
+				gout = fill(gout, oc, shift(objo, loc.i, loc.j))
+			}
+		}
+		return gi, gout
+	}},
+	{"44d8ac46", func(g *gen) (Grid, Grid) {
+		cols := without(allColors, 2)
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		bgc := choice(g, cols)
+		rem := without(cols, bgc)
+		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
+		num := g.unif(1, 10)
+		indss := newPset(asindices(gi))
+		maxtrials := 4 * num
+		for tr, succ := 0, 0; succ < num && tr <= maxtrials; {
+			tr++
+			if len(rem) == 0 || len(indss.s) == 0 {
+				break
+			}
+			oh, ow := g.randint(5, 7), g.randint(5, 7)
+			subs := indss.filter(func(p pt) bool { return p.i < h-oh && p.j < w-ow })
+			if len(subs) == 0 {
+				continue
+			}
+			l := choice(g, subs)
+			lr := pt{l.i + oh - 1, l.j + ow - 1}
+			bd := backdrop(l, lr)
+			col := choice(g, rem)
+			if !indss.hasAll(bd) {
+				continue
+			}
+			var inpart []pt
+			if choice(g, []bool{true, false}) {
+				dim := g.randint(1, min(oh, ow)-2)
+				ii, ij := g.randint(1, oh-dim-1), g.randint(1, ow-dim-1)
+				inpart = backdrop(pt{l.i + ii, l.j + ij}, pt{l.i + ii + dim - 1, l.j + ij + dim - 1})
+			} else {
+				cnds := backdropP(inbox(bd))
+				ch := choice(g, cnds)
+				kk := g.unif(1, len(cnds))
+				f := newFrontier(cnds, dneighbors)
+				f.take(ch)
+				inpart = []pt{ch}
+				for range kk - 1 {
+					q := f.pick(g)
+					f.take(q)
+					inpart = append(inpart, q)
+				}
+			}
+			hi, wi := heightP(inpart), widthP(inpart)
+			incol := bgc
+			if hi == wi && len(inpart) == hi*wi {
+				incol = 2
+			}
+			gi = fill(fill(gi, col, bd), bgc, inpart)
+			gout = fill(fill(gout, col, bd), incol, inpart)
+			succ++
+			indss.removeAll(bd)
+			indss.removeAll(outbox(l, lr))
+		}
+		return gi, gout
+	}},
+	{"890034e9", func(g *gen) (Grid, Grid) {
+		cols := interval(1, 10)
+		h, w := g.unif(10, 30), g.unif(10, 30)
+		oh, ow := g.randint(2, h/4), g.randint(2, w/4)
+		markercol := choice(g, cols)
+		bgcols := sample(g, without(cols, markercol), g.unif(1, 8))
+		gi := canvas(0, h, w)
+		all := asindices(gi)
+		gi = paint(gi, withColors(all, bgcols, g))
+		gi = fill(gi, 0, sample(g, all, g.unif(0, h*w/2)))
+		patt := asindices(canvas(-1, oh, ow))
+		var tocover []pt
+		for _, occ := range occurrences(gi, recolor(0, patt)) {
+			tocover = append(tocover, choice(g, shift(patt, occ.i, occ.j)))
+		}
+		gi = paint(gi, withColors(dedup(tocover), bgcols, g))
+		noccs := g.unif(2, h*w/((oh+2)*(ow+2)))
+		maxtr := 5 * noccs
+		gout := copyGrid(gi)
+		inds := newPset(all)
+		for tr, succ := 0, 0; tr < maxtr && succ < noccs; {
+			tr++
+			cands := inds.filter(func(p pt) bool { return p.i <= h-oh && p.j <= w-ow })
+			if len(cands) == 0 {
+				break
+			}
+			l := choice(g, cands)
+			lr := pt{l.i + oh - 1, l.j + ow - 1}
+			bd := backdrop(l, lr)
+			plcd := outbox(l, lr)
+			if !inds.hasAll(plcd) {
+				continue
+			}
+			succ++
+			inds.removeAll(plcd)
+			gi, gout = fill(gi, 0, bd), fill(gout, 0, bd)
+			if succ == 1 {
+				gi = fill(gi, markercol, plcd)
+			}
+			gout = fill(gout, markercol, plcd)
+			if succ > 1 {
+				lns := [][]pt{
+					connect(pt{l.i - 1, l.j}, pt{l.i - 1, lr.j}),
+					connect(pt{lr.i + 1, l.j}, pt{lr.i + 1, lr.j}),
+					connect(pt{l.i, l.j - 1}, pt{lr.i, l.j - 1}),
+					connect(pt{l.i, lr.j + 1}, pt{lr.i, lr.j + 1}),
+				}
+				var fixxer []cell
+				for _, ln := range lns {
+					c := choice(g, bgcols)
+					fixxer = append(fixxer, cell{c, choice(g, ln)})
+				}
+				gi = paint(gi, fixxer)
+			}
+		}
+		return gi, gout
+	}},
+	{"5c2c9af4", func(g *gen) (Grid, Grid) {
+		h, w := g.unif(5, 30), g.unif(5, 30)
+		boxhd, boxwd := g.unif(0, h/2), g.unif(0, w/2)
+		boxh := choice(g, []int{boxhd, h - boxhd})
+		boxw := choice(g, []int{boxwd, w - boxwd})
+		if boxh%2 == 0 {
+			boxh = choice(g, []int{boxh - 1, boxh + 1})
+		}
+		if boxw%2 == 0 {
+			boxw = choice(g, []int{boxw - 1, boxw + 1})
+		}
+		oddBelow := func(n int) int {
+			if n%2 == 1 {
+				return n
+			}
+			return n - 1
+		}
+		boxh, boxw = min(max(1, boxh), oddBelow(h)), min(max(1, boxw), oddBelow(w))
+		loci, locj := g.randint(0, h-boxh), g.randint(0, w-boxw)
+		bgc := choice(g, allColors)
+		fgc := choice(g, without(allColors, bgc))
+		c := canvas(bgc, h, w)
+		cp := pt{loci + boxh/2, locj + boxw/2}
+		ooo := dedup([]pt{{loci, locj}, {loci + boxh - 1, locj + boxw - 1}, cp})
+		gi := fill(c, fgc, ooo)
+		gout := copyGrid(gi)
+		cond := true
+		if len(ooo) == 3 && heightP(ooo) == 1 {
+			gout = fill(gout, fgc, hfrontier(cp))
+			cond = false
+		}
+		if len(ooo) == 3 && widthP(ooo) == 1 {
+			gout = fill(gout, fgc, vfrontier(cp))
+			cond = false
+		}
+		for k := 1; cond && k < 100; k++ {
+			f1, f2 := k*(boxh/2), k*(boxw/2)
+			go2 := fill(gout, fgc, box([]pt{{cp.i - f1, cp.j - f2}, {cp.i + f1, cp.j + f2}}))
+			cond = !equalGrids(gout, go2)
+			gout = go2
+		}
+		if choice(g, []bool{true, false}) {
+			return dmirror(gi), dmirror(gout)
+		}
+		return gi, gout
+	}},
+	{"39a8645d", func(g *gen) (Grid, Grid) {
+		return retry15(func() (Grid, Grid, bool) { return gen39a8645d(g) })
+	}},
+	{"137eaa0f", func(g *gen) (Grid, Grid) {
+		return retry15(func() (Grid, Grid, bool) {
+			h, w := g.unif(2, 4), g.unif(2, 4)
+			bgc := choice(g, allColors)
+			rem := without(allColors, bgc)
+			dotc := choice(g, rem)
+			rem = without(rem, dotc)
+			gout := canvas(dotc, h, w)
+			inds := asindices(gout)
+			loc := choice(g, inds)
+			reminds := minus(inds, []pt{loc})
+			nc := g.unif(1, min(h*w-1, 8))
+			choscols := sample(g, rem, nc)
+			cd := make([][]pt, nc)
+			for k := range choscols {
+				ij := choice(g, reminds)
+				cd[k] = append(cd[k], ij)
+				reminds = minus(reminds, []pt{ij})
+			}
+			for _, ri := range reminds {
+				k := g.rng.IntN(nc)
+				cd[k] = append(cd[k], ri)
+			}
+			for k, c := range choscols {
+				gout = fill(gout, c, cd[k])
+			}
+			gih, giw := g.unif(min(h, w)*2, 30), g.unif(min(h, w)*2, 30)
+			objs := make([][]cell, nc)
+			for k, c := range choscols {
+				objs[k] = normalizeO(append([]cell{{dotc, loc}}, recolor(c, cd[k])...))
+			}
+			maxtr := min(h, w) * 2
+			for range 100 {
+				ok := true
+				gi := canvas(bgc, gih, giw)
+				free := newPset(asindices(gi))
+				for _, obj := range objs {
+					oi := toindices(obj)
+					oh, ow := heightP(oi), widthP(oi)
+					var plcd []cell
+					placed := false
+					for tr := 0; tr < maxtr && !placed; tr++ {
+						plcd = shiftO(obj, g.randint(0, gih-oh), g.randint(0, giw-ow))
+						placed = free.hasAll(toindices(plcd))
+					}
+					if !placed {
+						ok = false
+						break
+					}
+					gi = paint(gi, plcd)
+					pi := toindices(plcd)
+					free.removeAll(pi)
+					free.removeAll(neighborsAll(pi))
+				}
+				if ok {
+					return gi, gout, true
+				}
+				maxtr = int(float64(maxtr) * 1.5)
+				gih, giw = g.randint(gih, 30), g.randint(giw, 30)
+			}
+			return nil, nil, false
+		})
+	}},
+	{"4290ef0e", func(g *gen) (Grid, Grid) {
+		return retry15(func() (Grid, Grid, bool) { return gen4290ef0e(g) })
+	}},
+	{"b782dc8a", func(g *gen) (Grid, Grid) {
+		gi, gout := retry15(func() (Grid, Grid, bool) { return gen_b782dc8a(g) })
+		rot := choice(g, []transform{identity, rot90, rot180, rot270})
+		return rot(gi), rot(gout)
+	}},
 }
 
 // retry15 runs f until it succeeds (where RE-ARC's generator would raise,
@@ -1346,4 +1644,313 @@ func evens15(lo, hi int) []int {
 		s = append(s, x)
 	}
 	return s
+}
+
+// shapeKey identifies a patch as a set of points.
+func shapeKey(ps []pt) string {
+	q := dedup(ps)
+	slices.SortFunc(q, func(a, b pt) int {
+		if a.i != b.i {
+			return a.i - b.i
+		}
+		return a.j - b.j
+	})
+	return fmt.Sprint(q)
+}
+
+// gen39a8645d is one try of 39a8645d (false where RE-ARC would keep
+// drawing shapes for ever).
+func gen39a8645d(g *gen) (Grid, Grid, bool) {
+	h, w := g.unif(15, 30), g.unif(15, 30)
+	oh, ow := g.randint(2, 4), g.randint(2, 4)
+	bgc := choice(g, allColors)
+	rem := without(allColors, bgc)
+	nobjs := g.unif(1, oh+ow)
+	ccols := sample(g, rem, nobjs+1)
+	mxcol, rcols := ccols[0], ccols[1:]
+	maxnocc := g.unif(nobjs+2, max(nobjs+2, h*w/16))
+	maxtr := 10 * maxnocc
+	bnds := asindices(canvas(-1, oh, ow))
+	var allobjs [][]pt
+	seen := map[string]bool{}
+	for range nobjs + 1 {
+		found := false
+		for range 1000 {
+			ncells := g.randint(oh+ow-1, oh*ow)
+			f := newFrontier(bnds, neighbors)
+			sp := choice(g, bnds)
+			f.take(sp)
+			cobj := []pt{sp}
+			for (heightP(cobj) != oh || widthP(cobj) != ow) && len(cobj) < ncells {
+				q := f.pick(g)
+				f.take(q)
+				cobj = append(cobj, q)
+			}
+			if k := shapeKey(cobj); !seen[k] {
+				seen[k] = true
+				allobjs = append(allobjs, cobj)
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, nil, false
+		}
+	}
+	mcobj := normalize(allobjs[0])
+	mckey := shapeKey(mcobj)
+	var remobjs [][]pt
+	var remkeys []string
+	for _, o := range allobjs[1:] {
+		n := normalize(o)
+		remobjs = append(remobjs, n)
+		remkeys = append(remkeys, shapeKey(n))
+	}
+	// remobjcounter: a dict keyed by shape, in insertion order.
+	var ckeys []string
+	counter := map[string]int{}
+	for _, k := range remkeys {
+		if _, ok := counter[k]; !ok {
+			ckeys = append(ckeys, k)
+			counter[k] = 0
+		}
+	}
+	mxcounter := 0
+	gi := canvas(bgc, h, w)
+	inds := newPset(asindices(gi))
+	for tr, succ := 0, 0; tr < maxtr && succ < maxnocc; {
+		tr++
+		var cand []string
+		for _, k := range ckeys {
+			if counter[k]+1 < mxcounter {
+				cand = append(cand, k)
+			}
+		}
+		obj, okey, col := mcobj, mckey, mxcol
+		if len(cand) > 0 && !(float64(g.randint(0, 100))/100 > g.lb) {
+			okey = choice(g, cand)
+			idx := slices.Index(remkeys, okey)
+			obj, col = remobjs[idx], rcols[idx]
+		}
+		cands := inds.filter(func(p pt) bool { return p.i <= h-oh && p.j <= w-ow })
+		if len(cands) == 0 {
+			break
+		}
+		loc := choice(g, cands)
+		plcd := shift(obj, loc.i, loc.j)
+		near := map[pt]bool{}
+		for _, q := range ofcolor(gi, col) {
+			for _, n := range neighbors(q) {
+				near[n] = true
+			}
+		}
+		ok := inds.hasAll(plcd)
+		for _, q := range plcd {
+			ok = ok && !near[q]
+		}
+		if ok {
+			succ++
+			inds.removeAll(plcd)
+			for _, q := range plcd {
+				inds.removeAll(dneighbors(q))
+			}
+			gi = fill(gi, col, plcd)
+			if _, in := counter[okey]; in {
+				counter[okey]++
+			} else {
+				mxcounter++
+			}
+		}
+	}
+	gout := fill(canvas(bgc, heightP(mcobj), widthP(mcobj)), mxcol, mcobj)
+	return gi, gout, true
+}
+
+// gen4290ef0e is one try of 4290ef0e (false where RE-ARC starts over).
+func gen4290ef0e(g *gen) (Grid, Grid, bool) {
+	d := g.unif(2, 7)
+	w := d
+	fullh, fullw := g.unif(4*d, 30), g.unif(4*d, 30)
+	bgc := choice(g, allColors)
+	rem := without(allColors, bgc)
+	ccols := sample(g, rem, d)
+	quad := canvas(bgc, d+1, d+1)
+	for idx, c := range ccols {
+		linlen := g.randint(2, w-idx+1)
+		quad = fill(quad, c, connect(pt{idx, idx}, pt{idx + linlen - 1, idx}))
+		quad = fill(quad, c, connect(pt{idx, idx}, pt{idx, idx + linlen - 1}))
+	}
+	gout := canvas(bgc, d+1, 2*d+1)
+	gout = paint(gout, asobject(quad))
+	gout = paint(gout, shiftO(asobject(vmirror(quad)), 0, d))
+	gout = vconcat(gout, hmirror(gout)[1:])
+	if choice(g, []bool{true, false}) {
+		n := len(gout)
+		gout = fill(gout, choice(g, without(rem, ccols...)), []pt{{n / 2, n / 2}})
+	}
+	// partition without the background, ordered by width.
+	type part struct {
+		col   int
+		cells []pt
+	}
+	var objs []part
+	for c := range 10 {
+		if c != bgc {
+			if cs := ofcolor(gout, c); len(cs) > 0 {
+				objs = append(objs, part{c, cs})
+			}
+		}
+	}
+	slices.SortStableFunc(objs, func(a, b part) int { return widthP(a.cells) - widthP(b.cells) })
+	gi := canvas(bgc, fullh, fullw)
+	fullinds := asindices(gi)
+	inds := newPset(fullinds)
+	for _, o := range objs {
+		obji := normalize(o.cells)
+		dd := widthP(o.cells)
+		dh := max(0, dd/2-1)
+		var base []pt
+		for _, p := range fullinds {
+			if p.i <= fullh-dd && p.j <= fullw-dd {
+				base = append(base, p)
+			}
+		}
+		if len(base) == 0 {
+			break
+		}
+		cands := append([]pt(nil), base...)
+		for _, s := range []pt{{-dh, 0}, {0, -dh}, {dh, 0}, {0, dh}} {
+			cands = append(cands, shift(base, s.i, s.j)...)
+		}
+		cands = dedup(cands)
+		var loc pt
+		succ := false
+		for tr := 0; tr < 10 && !succ; tr++ {
+			loc = choice(g, cands)
+			succ = true
+			for _, q := range shift(obji, loc.i, loc.j) {
+				if q.i >= 0 && q.i < fullh && q.j >= 0 && q.j < fullw && !inds.has(q) {
+					succ = false
+				}
+			}
+		}
+		if !succ {
+			return nil, nil, false
+		}
+		placed := shift(obji, loc.i, loc.j)
+		gi = fill(gi, o.col, placed)
+		inds.removeAll(placed)
+	}
+	return gi, gout, true
+}
+
+// gen_b782dc8a is one try of b782dc8a's maze (false where RE-ARC starts
+// over).
+func gen_b782dc8a(g *gen) (Grid, Grid, bool) {
+	h, w := g.unif(3, 15), g.unif(3, 15)
+	type mcell struct {
+		x, y  int
+		walls map[byte]bool
+	}
+	pair := map[byte]byte{'N': 'S', 'S': 'N', 'E': 'W', 'W': 'E'}
+	type step struct {
+		dir    byte
+		dx, dy int
+	}
+	dlt := []step{{'W', -1, 0}, {'E', 1, 0}, {'S', 0, 1}, {'N', 0, -1}}
+	maze := make([][]*mcell, w)
+	for x := range maze {
+		maze[x] = make([]*mcell, h)
+		for y := range maze[x] {
+			maze[x][y] = &mcell{x, y, map[byte]bool{'N': true, 'S': true, 'E': true, 'W': true}}
+		}
+	}
+	walled := func(c *mcell) bool { return c.walls['N'] && c.walls['S'] && c.walls['E'] && c.walls['W'] }
+	var stck []*mcell
+	cc := maze[0][0]
+	for nv := 1; nv < h*w; {
+		type nb struct {
+			dir byte
+			c   *mcell
+		}
+		var nbhs []nb
+		for _, s := range dlt {
+			x2, y2 := cc.x+s.dx, cc.y+s.dy
+			if x2 >= 0 && x2 < w && y2 >= 0 && y2 < h && walled(maze[x2][y2]) {
+				nbhs = append(nbhs, nb{s.dir, maze[x2][y2]})
+			}
+		}
+		if len(nbhs) == 0 {
+			cc = stck[len(stck)-1]
+			stck = stck[:len(stck)-1]
+			continue
+		}
+		n := choice(g, nbhs)
+		cc.walls[n.dir] = false
+		n.c.walls[pair[n.dir]] = false
+		stck = append(stck, cc)
+		cc = n.c
+		nv++
+	}
+	cs := sample(g, allColors, 4)
+	pathcol, wallcol, dotcol, ncol := cs[0], cs[1], cs[2], cs[3]
+	var grid [][]int
+	for y := range h {
+		row := []int{pathcol}
+		for x := range w {
+			row = append(row, wallcol)
+			if maze[x][y].walls['E'] {
+				row = append(row, pathcol)
+			} else {
+				row = append(row, wallcol)
+			}
+		}
+		grid = append(grid, row)
+		row = []int{pathcol}
+		for x := range w {
+			if maze[x][y].walls['S'] {
+				row = append(row, pathcol)
+			} else {
+				row = append(row, wallcol)
+			}
+			row = append(row, pathcol)
+		}
+		grid = append(grid, row)
+	}
+	// RE-ARC's grid has a first row of pathcol more, dropped again.
+	grid = grid[:len(grid)-1]
+	gi := make(Grid, len(grid))
+	for k, r := range grid {
+		gi[k] = append([]int(nil), r[1:len(r)-1]...)
+	}
+	var objs [][]pt
+	for _, o := range objects(gi) {
+		if o.color == pathcol && len(o.cells) > 4 {
+			objs = append(objs, o.cells)
+		}
+	}
+	if len(objs) == 0 {
+		return nil, nil, false
+	}
+	slices.SortStableFunc(objs, func(a, b []pt) int { return len(a) - len(b) })
+	obj := objs[g.unif(0, len(objs)-1)]
+	c := choice(g, obj)
+	gi = fill(gi, dotcol, []pt{c})
+	var nb []pt
+	for _, q := range dneighbors(c) {
+		if q.i >= 0 && q.i < len(gi) && q.j >= 0 && q.j < len(gi[0]) && gi[q.i][q.j] == pathcol {
+			nb = append(nb, q)
+		}
+	}
+	gi = fill(gi, ncol, nb)
+	var obj1, obj2 []pt
+	for _, q := range obj {
+		if (abs(q.i-c.i)+abs(q.j-c.j))%2 == 0 {
+			obj1 = append(obj1, q)
+		} else {
+			obj2 = append(obj2, q)
+		}
+	}
+	gout := fill(fill(gi, dotcol, obj1), ncol, obj2)
+	return gi, gout, true
 }
