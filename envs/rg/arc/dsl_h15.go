@@ -300,3 +300,28 @@ func intersect(a, b []pt) []pt {
 	}
 	return out
 }
+
+// dmirrorP, hmirrorP and cmirrorP are the DSL's mirrors on patches
+// (within the patch's bounding box).
+func dmirrorP(ps []pt) []pt {
+	ul, _ := bounds(ps)
+	out := make([]pt, len(ps))
+	for k, p := range ps {
+		out[k] = pt{p.j - ul.j + ul.i, p.i - ul.i + ul.j}
+	}
+	return out
+}
+
+func hmirrorP(ps []pt) []pt {
+	ul, lr := bounds(ps)
+	d := ul.i + lr.i
+	out := make([]pt, len(ps))
+	for k, p := range ps {
+		out[k] = pt{d - p.i, p.j}
+	}
+	return out
+}
+
+func cmirrorP(ps []pt) []pt { return vmirrorP(dmirrorP(vmirrorP(ps))) }
+
+func identityP(ps []pt) []pt { return ps }

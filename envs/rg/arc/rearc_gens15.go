@@ -986,17 +986,34 @@ var rearcGens15 = []rearcEntry{
 					gi[i][j] = gi[j][i]
 				}
 			}
-			ok := func(t Grid) bool {
+			// ok is cf1 and cf2 on gi with the rectangle filled, checked
+			// on the rectangle alone: gi itself passes cf2 or no fill
+			// ever does.
+			symmetric := false
+			for i := range h {
+				for j := range w {
+					symmetric = symmetric || (i != j && gi[i][j] == noisec && gi[j][i] == noisec)
+				}
+			}
+			ok := func(a, b pt) bool {
+				if symmetric {
+					return false
+				}
+				in := func(p pt) bool { return p.i >= a.i && p.i <= b.i && p.j >= a.j && p.j <= b.j }
 				onDiag := false
 				for k := range d {
-					onDiag = onDiag || t[k][k] == diagc
+					c := gi[k][k]
+					if in(pt{k, k}) {
+						c = noisec
+					}
+					onDiag = onDiag || c == diagc
 				}
 				if !onDiag {
 					return false
 				}
-				for i := range h {
-					for j := range w {
-						if i != j && t[i][j] == noisec && t[j][i] == noisec {
+				for i := a.i; i <= b.i; i++ {
+					for j := a.j; j <= b.j; j++ {
+						if i != j && (in(pt{j, i}) || gi[j][i] == noisec) {
 							return false
 						}
 					}
@@ -1011,9 +1028,10 @@ var rearcGens15 = []rearcEntry{
 				tr++
 				oh, ow := g.randint(1, 5), g.randint(1, 5)
 				loci, locj := g.randint(1, h-oh-1), g.randint(1, w-ow-1)
-				gi2 := fill(gi, noisec, backdrop(pt{loci, locj}, pt{loci + oh - 1, locj + ow - 1}))
-				if ok(gi2) {
+				a, b := pt{loci, locj}, pt{loci + oh - 1, locj + ow - 1}
+				if ok(a, b) {
 					succ++
+					gi2 := fill(gi, noisec, backdrop(a, b))
 					changed = changed || !equalGrids(gi, gi2)
 					gi = gi2
 				}
@@ -1517,6 +1535,11 @@ var rearcGens15 = []rearcEntry{
 		rot := choice(g, []transform{identity, rot90, rot180, rot270})
 		return rot(gi), rot(gout)
 	}},
+	{"90f3ed37", func(g *gen) (Grid, Grid) {
+		return retry15(func() (Grid, Grid, bool) { return gen90f3ed37(g) })
+	}},
+	{"97a05b5b", gen97a05b5b},
+	{"234bbc79", func(g *gen) (Grid, Grid) { return gen234bbc79(g) }},
 }
 
 // retry15 runs f until it succeeds (where RE-ARC's generator would raise,
@@ -1717,6 +1740,12 @@ func gen39a8645d(g *gen) (Grid, Grid, bool) {
 	}
 	mxcounter := 0
 	gi := canvas(bgc, h, w)
+	// nearCol[c]: the cells 8-adjacent to colour c's cells (each colour
+	// but bgc is only ever filled here).
+	nearCol := map[int]map[pt]bool{}
+	for _, c := range ccols {
+		nearCol[c] = map[pt]bool{}
+	}
 	inds := newPset(asindices(gi))
 	for tr, succ := 0, 0; tr < maxtr && succ < maxnocc; {
 		tr++
@@ -1738,12 +1767,7 @@ func gen39a8645d(g *gen) (Grid, Grid, bool) {
 		}
 		loc := choice(g, cands)
 		plcd := shift(obj, loc.i, loc.j)
-		near := map[pt]bool{}
-		for _, q := range ofcolor(gi, col) {
-			for _, n := range neighbors(q) {
-				near[n] = true
-			}
-		}
+		near := nearCol[col]
 		ok := inds.hasAll(plcd)
 		for _, q := range plcd {
 			ok = ok && !near[q]
@@ -1755,6 +1779,11 @@ func gen39a8645d(g *gen) (Grid, Grid, bool) {
 				inds.removeAll(dneighbors(q))
 			}
 			gi = fill(gi, col, plcd)
+			for _, q := range plcd {
+				for _, n := range neighbors(q) {
+					nearCol[col][n] = true
+				}
+			}
 			if _, in := counter[okey]; in {
 				counter[okey]++
 			} else {
@@ -1953,4 +1982,319 @@ func gen_b782dc8a(g *gen) (Grid, Grid, bool) {
 	}
 	gout := fill(fill(gi, dotcol, obj1), ncol, obj2)
 	return gi, gout, true
+}
+
+// gen90f3ed37 is one try of 90f3ed37 (false where RE-ARC starts over).
+func gen90f3ed37(g *gen) (Grid, Grid, bool) {
+	cols := without(allColors, 1)
+	h, w := g.unif(8, 30), g.unif(8, 30)
+	pathh := g.unif(1, max(1, h/4))
+	pathh = g.unif(pathh, max(1, h/4))
+	lper, rper := g.unif(1, w/7), g.unif(1, w/7)
+	hh := g.randint(1, pathh)
+	linds, rinds := asindices(canvas(-1, hh, lper)), asindices(canvas(-1, hh, rper))
+	lpatsd, rpatsd := g.unif(0, hh*lper/2), g.unif(0, hh*rper/2)
+	lpats := choice(g, []int{lpatsd, hh*lper - lpatsd})
+	rpats := choice(g, []int{rpatsd, hh*rper - rpatsd})
+	lpats, rpats = min(max(lper, lpats), hh*lper), min(max(rper, rpats), hh*rper)
+	lpat, rpat := sample(g, linds, lpats), sample(g, rinds, rpats)
+	midpatw := g.randint(0, w-2*lper-2*rper)
+	var midpat []pt
+	if midpatw == 0 || (lper == 1 && hh == 1) {
+		midpatw = 0
+	} else {
+		mi := asindices(canvas(-1, hh, midpatw))
+		midpat = sample(g, mi, g.randint(midpatw, hh*midpatw))
+	}
+	if newPset(lpat).hasAll(shift(midpat, 0, 2*lper-midpatw)) {
+		midpat, midpatw = nil, 0
+	}
+	loci := g.randint(0, h-pathh)
+	pat := append(shift(lpat, loci, 0), shift(lpat, loci, lper)...)
+	pat = append(pat, shift(midpat, loci, 2*lper)...)
+	pat = append(pat, shift(rpat, loci, 2*lper+midpatw)...)
+	pat = append(pat, shift(rpat, loci, 2*lper+midpatw+rper)...)
+	sp := 2*lper + midpatw + rper
+	for k := range w/lper + 1 {
+		pat = append(pat, shift(lpat, loci, -k*lper)...)
+	}
+	for k := range w/rper + 1 {
+		pat = append(pat, shift(rpat, loci, sp+k*rper)...)
+	}
+	pat = dedup(pat)
+	patn := shift(pat, -loci, 0)
+	bf := sample(g, cols, 2)
+	bgc, fgc := bf[0], bf[1]
+	gi := fill(canvas(bgc, h, w), fgc, pat)
+	drop := func(opts []int, lo, hi int) []int {
+		var out []int
+		for _, o := range opts {
+			if o < lo || o >= hi {
+				out = append(out, o)
+			}
+		}
+		return out
+	}
+	options := drop(interval(0, h-pathh+1), loci-pathh-1, loci+2*pathh)
+	nplacements := g.unif(1, max(1, len(options)/pathh))
+	gout := copyGrid(gi)
+	for range nplacements {
+		if len(options) == 0 {
+			break
+		}
+		locii := choice(g, options)
+		options = drop(options, locii-pathh-1, locii+2*pathh)
+		hoffs := g.randint(0, max(rper, w-sp-2))
+		cutoffopts := reversed(interval(2*lper+midpatw, 2*lper+midpatw+hoffs+1))
+		cutoff := cutoffopts[g.unif(0, len(cutoffopts)-1)]
+		var patnc []pt
+		for _, q := range patn {
+			if q.j <= cutoff {
+				patnc = append(patnc, q)
+			}
+		}
+		gout = fill(gout, 1, shift(patn, locii, hoffs))
+		gi = fill(gi, fgc, shift(patnc, locii, hoffs))
+		gout = fill(gout, fgc, shift(patnc, locii, hoffs))
+	}
+	return gi, gout, palette(gout)[1]
+}
+
+// gen97a05b5b is 97a05b5b: shapes cut out of coloured patches outside a
+// square, and the square with the patches fitted in.
+func gen97a05b5b(g *gen) (Grid, Grid) {
+	h, w := g.unif(15, 30), g.unif(15, 30)
+	sgh, sgw := g.randint(h/3, h/3*2), g.randint(w/3, w/3*2)
+	bs := sample(g, allColors, 2)
+	bgc, sqc := bs[0], bs[1]
+	rem := without(allColors, sqc, bgc)
+	gi := canvas(bgc, h, w)
+	oh, ow := g.randint(2, sgh/2), g.randint(2, sgw/2)
+	nobjs := g.unif(1, 8)
+	var objs [][]pt
+	forbidden := map[string]bool{}
+	cands := asindices(canvas(-1, oh, ow))
+	for tr := 0; len(objs) != nobjs && tr < 4*nobjs; {
+		tr++
+		sp := choice(g, cands)
+		f := newFrontier(cands, neighbors)
+		f.take(sp)
+		obj := []pt{sp}
+		for range g.randint(1, oh*ow-1) - 1 {
+			q := f.pick(g)
+			f.take(q)
+			obj = append(obj, q)
+		}
+		mf := choice(g, []func([]pt) []pt{dmirrorP, cmirrorP, vmirrorP, hmirrorP})
+		obj = dedup(append(obj, mf(obj)...))
+		if len(obj) == heightP(obj)*widthP(obj) {
+			continue
+		}
+		objn := normalize(obj)
+		if !forbidden[shapeKey(objn)] {
+			objs = append(objs, objn)
+		}
+		augs := []func([]pt) []pt{identityP, dmirrorP, cmirrorP, hmirrorP, vmirrorP}
+		for _, f1 := range augs {
+			for _, f2 := range augs {
+				forbidden[shapeKey(f1(f2(objn)))] = true
+			}
+		}
+	}
+	loci, locj := g.randint(0, h-sgh), g.randint(0, w-sgw)
+	gi = fill(gi, sqc, backdrop(pt{loci, locj}, pt{loci + sgh - 1, locj + sgw - 1}))
+	gout := canvas(sqc, sgh, sgw)
+	goinds := newPset(asindices(gout))
+	sq := shift(asindices(gout), loci, locj)
+	giinds := newPset(asindices(gi))
+	giinds.removeAll(sq)
+	giinds.removeAll(neighborsAll(sq))
+	tfs := []transform{identity, dmirror, vmirror, cmirror, hmirror}
+	for tr, succ := 0, 0; succ < nobjs && tr < 5*nobjs && len(objs) > 0; {
+		tr++
+		oi := g.rng.IntN(len(objs))
+		obj := objs[oi]
+		col := choice(g, rem)
+		subgi := fill(canvas(col, heightP(obj), widthP(obj)), sqc, obj)
+		if len(palette(subgi)) == 1 {
+			continue
+		}
+		f1, f2 := choice(g, tfs), choice(g, tfs)
+		subgo := f1(f2(subgi))
+		giobj, goobj := asobject(subgi), asobject(subgo)
+		ohi, owi := dims(subgi)
+		oho, owo := dims(subgo)
+		gocands := goinds.filter(func(p pt) bool { return p.i <= sgh-oho && p.j <= sgw-owo })
+		if len(gocands) == 0 {
+			continue
+		}
+		goloc := choice(g, gocands)
+		goplcd := shiftO(goobj, goloc.i, goloc.j)
+		goplcdi := toindices(goplcd)
+		if !goinds.hasAll(goplcdi) {
+			continue
+		}
+		// RE-ARC's column bound here is owi, not w-owi.
+		gicands := giinds.filter(func(p pt) bool { return p.i <= h-ohi && p.j <= owi })
+		if len(gicands) == 0 {
+			continue
+		}
+		giloc := choice(g, gicands)
+		giplcd := shiftO(giobj, giloc.i, giloc.j)
+		giplcdi := toindices(giplcd)
+		if !giinds.hasAll(giplcdi) {
+			continue
+		}
+		succ++
+		rem = without(rem, col)
+		objs = append(objs[:oi:oi], objs[oi+1:]...)
+		goinds.removeAll(goplcdi)
+		giinds.removeAll(giplcdi)
+		giinds.removeAll(neighborsAll(giplcdi))
+		gi = paint(gi, giplcd)
+		var holes []pt
+		for _, c := range goplcd {
+			if c.c == sqc {
+				holes = append(holes, pt{c.p.i + loci, c.p.j + locj})
+			}
+		}
+		gi = fill(gi, bgc, holes)
+		gout = paint(gout, goplcd)
+	}
+	return gi, gout
+}
+
+// gen234bbc79 is 234bbc79: a snake cut into pieces spread apart, and the
+// snake joined again.
+func gen234bbc79(g *gen) (Grid, Grid) {
+	var gi, gout Grid
+	var bgc int
+	for tries := 0; ; tries++ {
+		if tries == 1000 {
+			panic("arc: 234bbc79 kept failing")
+		}
+		h, w := g.unif(5, 30), g.unif(6, 20)
+		bd := sample(g, allColors, 2)
+		var dotc int
+		bgc, dotc = bd[0], bd[1]
+		rem := without(allColors, bgc, dotc)
+		gout = canvas(bgc, h, 30)
+		ccols := sample(g, rem, g.unif(1, 8))
+		spi := g.randint(0, h-1)
+		snek := []pt{{spi, 0}}
+		for range 10000 {
+			prev := snek[len(snek)-1]
+			if prev.j == w-1 && choice(g, []bool{true, false, false}) {
+				break
+			}
+			var options []pt
+			if prev.i < h-1 && gout[prev.i+1][prev.j] == bgc {
+				options = append(options, pt{prev.i + 1, prev.j})
+			}
+			if prev.i > 0 && gout[prev.i-1][prev.j] == bgc {
+				options = append(options, pt{prev.i - 1, prev.j})
+			}
+			if prev.j < w-1 {
+				options = append(options, pt{prev.i, prev.j + 1})
+			}
+			if len(options) == 0 {
+				break
+			}
+			loc := choice(g, options)
+			snek = append(snek, loc)
+			gout = fill(gout, dotc, []pt{loc})
+		}
+		var objs [][]pt
+		var cobj []pt
+		for idx, c := range snek {
+			if len(cobj) > 2 && widthP(cobj) > 1 && snek[idx-1] == (pt{c.i, c.j - 1}) {
+				objs = append(objs, cobj)
+				cobj = []pt{c}
+			} else {
+				cobj = append(cobj, c)
+			}
+		}
+		if len(objs) == 0 {
+			continue // RE-ARC raises here
+		}
+		objs[len(objs)-1] = append(objs[len(objs)-1], cobj...)
+		if len(objs) < 2 {
+			continue
+		}
+		ntokeep := g.unif(2, len(objs))
+		for range len(objs) - ntokeep {
+			idx := g.randint(0, len(objs)-2)
+			merged := append(append([]pt(nil), objs[idx]...), objs[idx+1]...)
+			objs = append(append(append([][]pt(nil), objs[:idx]...), merged), objs[idx+2:]...)
+		}
+		var inobjs [][]cell
+		for idx, obj := range objs {
+			col := choice(g, ccols)
+			gout = fill(gout, col, obj)
+			var in []cell
+			for _, c := range dedup(obj[1 : len(obj)-1]) {
+				in = append(in, cell{col, c})
+			}
+			lc, rc := col, col
+			if idx > 0 {
+				lc = dotc
+			}
+			if idx < len(objs)-1 {
+				rc = dotc
+			}
+			in = append(in, cell{lc, obj[0]}, cell{rc, obj[len(obj)-1]})
+			inobjs = append(inobjs, in)
+		}
+		spacings := make([]int, len(inobjs)-1)
+		for k := range spacings {
+			spacings[k] = 1
+		}
+		fullw := g.unif(w, 30)
+		for range fullw - w - len(inobjs) - 1 {
+			spacings[g.randint(0, len(spacings)-1)]++
+		}
+		lsp := append([]int{0}, spacings...)
+		gi = canvas(bgc, h, fullw)
+		ofs := 0
+		for i, obj := range inobjs {
+			oi := toindices(obj)
+			ul, _ := bounds(oi)
+			if i > 0 {
+				ul = pt{g.randint(0, h-heightP(oi)), ofs + lsp[i]}
+			}
+			ofs += widthP(oi) + lsp[i]
+			gi = paint(gi, shiftO(normalizeO(obj), ul.i, ul.j))
+		}
+		break
+	}
+	// ins: the cells of gi not of its most common colour.
+	counts := make([]int, 10)
+	for _, r := range gi {
+		for _, v := range r {
+			counts[v]++
+		}
+	}
+	most := 0
+	for v, n := range counts {
+		if n > counts[most] {
+			most = v
+		}
+	}
+	ins := len(gi)*len(gi[0]) - counts[most]
+	for len(gout[0]) > 1 {
+		go2 := crop(gout, 0, 0, len(gout), len(gout[0])-1)
+		n := 0
+		for _, r := range go2 {
+			for _, v := range r {
+				if v != bgc {
+					n++
+				}
+			}
+		}
+		if n < ins {
+			break
+		}
+		gout = go2
+	}
+	return gi, gout
 }
