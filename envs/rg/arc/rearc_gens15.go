@@ -1442,11 +1442,12 @@ var rearcGens15 = []rearcEntry{
 		gi := fill(c, fgc, ooo)
 		gout := copyGrid(gi)
 		cond := true
-		if len(ooo) == 3 && heightP(ooo) == 1 {
+		// hline and vline: a full row or column segment of three cells.
+		if len(ooo) == 3 && heightP(ooo) == 1 && widthP(ooo) == 3 {
 			gout = fill(gout, fgc, hfrontier(cp))
 			cond = false
 		}
-		if len(ooo) == 3 && widthP(ooo) == 1 {
+		if len(ooo) == 3 && widthP(ooo) == 1 && heightP(ooo) == 3 {
 			gout = fill(gout, fgc, vfrontier(cp))
 			cond = false
 		}
