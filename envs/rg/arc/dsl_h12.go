@@ -2,38 +2,6 @@ package arc
 
 // DSL helpers for rearc_gens12.go (RE-ARC's dsl.py names).
 
-// dneighbors are the four cells beside p (possibly outside the grid).
-func dneighbors(p pt) []pt {
-	return []pt{{p.i - 1, p.j}, {p.i + 1, p.j}, {p.i, p.j - 1}, {p.i, p.j + 1}}
-}
-
-// subgrid is the grid cropped to the points' bounding box.
-func subgrid(ps []pt, g Grid) Grid {
-	ul, lr := bounds(ps)
-	return crop(g, ul.i, ul.j, lr.i-ul.i+1, lr.j-ul.j+1)
-}
-
-// tophalf is the first len(g)/2 rows.
-func tophalf(g Grid) Grid { return copyGrid(g[:len(g)/2]) }
-
-// bottomhalf is the last len(g)/2 rows (the middle row dropped).
-func bottomhalf(g Grid) Grid { return copyGrid(g[len(g)/2+len(g)%2:]) }
-
-// lefthalf is the first len(g[0])/2 columns.
-func lefthalf(g Grid) Grid { return rot270(tophalf(rot90(g))) }
-
-// righthalf is the last len(g[0])/2 columns.
-func righthalf(g Grid) Grid { return rot270(bottomhalf(rot90(g))) }
-
-// toset is a patch's points as a set.
-func toset(ps []pt) map[pt]bool {
-	s := make(map[pt]bool, len(ps))
-	for _, p := range ps {
-		s[p] = true
-	}
-	return s
-}
-
 // ifElse is Python's a if cond else b.
 func ifElse[T any](cond bool, a, b T) T {
 	if cond {
@@ -74,55 +42,11 @@ func objectsDiag(g Grid) []object {
 	return objs
 }
 
-// occurrences are the upper-left corners at which the object, normalised,
-// lies wholly inside the grid with every cell's colour matching.
-func occurrences(g Grid, obj []cell) []pt {
-	ps := make([]pt, len(obj))
-	for k, c := range obj {
-		ps[k] = c.p
-	}
-	ul, _ := bounds(ps)
-	h, w := dims(g)
-	var occs []pt
-	for _, at := range asindices(g) {
-		ok := true
-		for _, c := range obj {
-			a, b := c.p.i-ul.i+at.i, c.p.j-ul.j+at.j
-			if a < 0 || a >= h || b < 0 || b >= w || g[a][b] != c.c {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			occs = append(occs, at)
-		}
-	}
-	return occs
-}
-
-// recolor is the patch's points as cells of colour c.
-func recolor(c int, ps []pt) []cell {
-	cs := make([]cell, len(ps))
-	for k, p := range ps {
-		cs[k] = cell{c, p}
-	}
-	return cs
-}
-
 // reversed2 is a reversed copy of a point list (s[::-1]).
 func reversed2(s []pt) []pt {
 	out := make([]pt, len(s))
 	for k, p := range s {
 		out[len(s)-1-k] = p
-	}
-	return out
-}
-
-// trim is the grid without its outermost rows and columns.
-func trim(g Grid) Grid {
-	var out Grid
-	for _, row := range g[1 : len(g)-1] {
-		out = append(out, append([]int(nil), row[1:len(row)-1]...))
 	}
 	return out
 }
@@ -142,15 +66,4 @@ func vupscale(g Grid, f int) Grid {
 func hupscale(g Grid, f int) Grid {
 	h, w := dims(g)
 	return build(h, w*f, func(i, j int) int { return g[i][j/f] })
-}
-
-// dmirrorP is dmirror on a patch: mirrored along the diagonal through its
-// upper-left corner.
-func dmirrorP(ps []pt) []pt {
-	ul, _ := bounds(ps)
-	out := make([]pt, len(ps))
-	for k, p := range ps {
-		out[k] = pt{p.j - ul.j + ul.i, p.i - ul.i + ul.j}
-	}
-	return out
 }

@@ -1,141 +1,7 @@
 package arc
 
-import "slices"
-
 // DSL helpers for the fourteenth batch of ported generators
 // (rearc_gens14.go), named as in RE-ARC's dsl.py.
-
-// mostcolor is the grid's most common colour; a tie goes to the smallest
-// colour (CPython's set order for small integers).
-func mostcolor(g Grid) int {
-	counts := map[int]int{}
-	for _, row := range g {
-		for _, v := range row {
-			counts[v]++
-		}
-	}
-	best, bn := 0, -1
-	for v, n := range counts {
-		if n > bn || n == bn && v < best {
-			best, bn = v, n
-		}
-	}
-	return best
-}
-
-// objectsX is the DSL's objects(grid, univalued, diagonal, without_bg):
-// the connected regions (4- or 8-connected) of one colour or of any
-// colours, leaving out the most common colour when withoutBg.
-func objectsX(g Grid, univalued, diagonal, withoutBg bool) [][]cell {
-	h, w := dims(g)
-	bg, hasBg := 0, false
-	if withoutBg {
-		bg, hasBg = mostcolor(g), true
-	}
-	seen := make([][]bool, h)
-	for i := range seen {
-		seen[i] = make([]bool, w)
-	}
-	around := dneighbors
-	if diagonal {
-		around = neighbors
-	}
-	var objs [][]cell
-	for _, start := range asindices(g) {
-		v := g[start.i][start.j]
-		if seen[start.i][start.j] || hasBg && v == bg {
-			continue
-		}
-		var obj []cell
-		stack := []pt{start}
-		seen[start.i][start.j] = true
-		for len(stack) > 0 {
-			p := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			obj = append(obj, cell{g[p.i][p.j], p})
-			for _, q := range around(p) {
-				if q.i < 0 || q.i >= h || q.j < 0 || q.j >= w || seen[q.i][q.j] {
-					continue
-				}
-				c := g[q.i][q.j]
-				if hasBg && c == bg || univalued && c != v {
-					continue
-				}
-				seen[q.i][q.j] = true
-				stack = append(stack, q)
-			}
-		}
-		objs = append(objs, obj)
-	}
-	return objs
-}
-
-// dneighbors are the four cells beside p.
-func dneighbors(p pt) []pt {
-	return []pt{{p.i - 1, p.j}, {p.i + 1, p.j}, {p.i, p.j - 1}, {p.i, p.j + 1}}
-}
-
-// toindices are an object's points.
-func toindices(cs []cell) []pt {
-	ps := make([]pt, len(cs))
-	for k, c := range cs {
-		ps[k] = c.p
-	}
-	return ps
-}
-
-// hfrontier is row p.i, columns 0…29.
-func hfrontier(p pt) []pt { return connect(pt{p.i, 0}, pt{p.i, 29}) }
-
-// vfrontier is column p.j, rows 0…29.
-func vfrontier(p pt) []pt { return connect(pt{0, p.j}, pt{29, p.j}) }
-
-// inbox is the outline one cell inside the points' bounding box, without
-// repeats.
-func inbox(ps []pt) []pt {
-	ul, lr := bounds(ps)
-	a, b := pt{ul.i + 1, ul.j + 1}, pt{lr.i - 1, lr.j - 1}
-	return dedup(box([]pt{{min(a.i, b.i), min(a.j, b.j)}, {max(a.i, b.i), max(a.j, b.j)}}))
-}
-
-// corners are the corners of the points' bounding box, without repeats.
-func corners(ps []pt) []pt {
-	ul, lr := bounds(ps)
-	return dedup([]pt{ul, {ul.i, lr.j}, {lr.i, ul.j}, lr})
-}
-
-// lefthalf is the grid's left w/2 columns.
-func lefthalf(g Grid) Grid { return crop(g, 0, 0, len(g), len(g[0])/2) }
-
-// manhattan is the closest Manhattan distance between two patches.
-func manhattan(a, b []pt) int {
-	best := -1
-	for _, p := range a {
-		for _, q := range b {
-			d := abs(p.i-q.i) + abs(p.j-q.j)
-			if best < 0 || d < best {
-				best = d
-			}
-		}
-	}
-	return best
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-// toset is a patch's points as a set.
-func toset(ps []pt) map[pt]bool {
-	s := make(map[pt]bool, len(ps))
-	for _, p := range ps {
-		s[p] = true
-	}
-	return s
-}
 
 // shapeP is the height and width of the points' bounding box.
 func shapeP(ps []pt) (int, int) {
@@ -180,16 +46,6 @@ func inSet(ps []pt, s map[pt]bool) []pt {
 	return out
 }
 
-// sortPts sorts points row by row.
-func sortPts(ps []pt) {
-	slices.SortFunc(ps, func(a, b pt) int {
-		if a.i != b.i {
-			return a.i - b.i
-		}
-		return a.j - b.j
-	})
-}
-
 // addNear is one step of RE-ARC's multicoloured shape loops: a cell of bx
 // next to (8-neighbourhood) the object joins it in a colour drawn from
 // cols, and leaves bx; false when there is none.
@@ -213,41 +69,6 @@ func addNear(g *gen, all []pt, bx map[pt]bool, obj []cell, cols []int) ([]cell, 
 	delete(bx, ch)
 	return append(obj, cell{choice(g, cols), ch}), true
 }
-
-// hmirrorP is hmirror on a patch: flipped upside down within its box.
-func hmirrorP(ps []pt) []pt {
-	ul, lr := bounds(ps)
-	out := make([]pt, len(ps))
-	for k, p := range ps {
-		out[k] = pt{ul.i + lr.i - p.i, p.j}
-	}
-	return out
-}
-
-// vmirrorP is vmirror on a patch: flipped left to right within its box.
-func vmirrorP(ps []pt) []pt {
-	ul, lr := bounds(ps)
-	out := make([]pt, len(ps))
-	for k, p := range ps {
-		out[k] = pt{p.i, ul.j + lr.j - p.j}
-	}
-	return out
-}
-
-// dmirrorP is dmirror on a patch: transposed about its upper-left corner.
-func dmirrorP(ps []pt) []pt {
-	ul, _ := bounds(ps)
-	out := make([]pt, len(ps))
-	for k, p := range ps {
-		out[k] = pt{p.j - ul.j + ul.i, p.i - ul.i + ul.j}
-	}
-	return out
-}
-
-// cmirrorP is cmirror on a patch.
-func cmirrorP(ps []pt) []pt { return vmirrorP(dmirrorP(vmirrorP(ps))) }
-
-func identityP(ps []pt) []pt { return ps }
 
 // subset reports whether every point of a is in s.
 func subset(a []pt, s map[pt]bool) bool {
@@ -286,18 +107,6 @@ func smallestSolid(g Grid, prefer int) int {
 		}
 	}
 	return best
-}
-
-// dedupeRows is the DSL's dedupe on a grid: its rows without repeats,
-// each kept where it first appears.
-func dedupeRows(g Grid) Grid {
-	var out Grid
-	for _, r := range g {
-		if !slices.ContainsFunc(out, func(o []int) bool { return slices.Equal(o, r) }) {
-			out = append(out, append([]int(nil), r...))
-		}
-	}
-	return out
 }
 
 // growD is RE-ARC's usual 4-connected shape loop: a cell of bounds drawn
@@ -339,32 +148,6 @@ func addD(g *gen, bounds, shp []pt) []pt {
 		return shp
 	}
 	return append(shp, choice(g, cands))
-}
-
-// samePts reports whether two patches hold the same points.
-func samePts(a, b []pt) bool {
-	sa, sb := toset(a), toset(b)
-	if len(sa) != len(sb) {
-		return false
-	}
-	for p := range sa {
-		if !sb[p] {
-			return false
-		}
-	}
-	return true
-}
-
-// ptsKey is a patch's points as a canonical string, to keep sets of
-// patches.
-func ptsKey(ps []pt) string {
-	s := dedup(append([]pt(nil), ps...))
-	sortPts(s)
-	b := make([]byte, 0, 4*len(s))
-	for _, p := range s {
-		b = append(b, byte(p.i+64), byte(p.j+64))
-	}
-	return string(b)
 }
 
 // allSameColor reports whether the object has at most one colour.
