@@ -379,8 +379,7 @@ func generateHeartbeat(ctx context.Context) time.Duration {
 // beat replaces them, and the heartbeat timeout counts from the start.
 func (a *Activities) Generate(ctx context.Context, in GenerateInput) (_ GenerateResult, err error) {
 	spec := in.Episode.Spec
-	job, env := spec.Job, in.Episode.Env.ID
-	defer func() { a.activityFault(ctx, job, env, err) }()
+	defer func() { a.activityFault(ctx, spec.Job, in.Episode.Env.ID, err) }()
 	fs := priorFaults(ctx, in)
 	s, err := a.session(ctx, in.Episode, in.Head, in.Turn)
 	if err != nil {
@@ -390,24 +389,36 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (_ Generate
 	if err != nil {
 		return GenerateResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInference, err)
 	}
+	_, res, err := a.generate(ctx, in, s, pool, fs, func(p generateProgress) { activity.RecordHeartbeat(ctx, p) })
+	return res, err
+}
+
+// generate asks the endpoint for the session's next action and writes the
+// generate record; it returns the record and the result the workflow
+// keeps. beat records the request's progress (its faults so far) as the
+// activity's heartbeat.
+func (a *Activities) generate(ctx context.Context, in GenerateInput, s *rollout.Session, pool *inference.Pool, fs faults, beat func(generateProgress)) (schema.TurnRecord, GenerateResult, error) {
+	spec := in.Episode.Spec
+	job, env := spec.Job, in.Episode.Env.ID
 	delta, segment, err := s.Peek()
 	if err != nil {
-		return GenerateResult{}, err
+		return schema.TurnRecord{}, GenerateResult{}, err
 	}
 	req, err := a.request(ctx, in, s)
 	if err != nil {
-		return GenerateResult{}, err
+		return schema.TurnRecord{}, GenerateResult{}, err
 	}
 	if spec.Policy.OpenAI.Tokens == schema.TokensExact {
 		tk := poolTokenizer{pool: pool, affinity: req.Affinity, ts: a.turns()}
 		ids, err := s.ExactPrompt(ctx, tk, spec.Policy.OpenAI.API != schema.APICompletions)
 		if _, ok := errors.AsType[*inference.Error](err); err != nil && !ok {
 			// A template token-in/token-out cannot extend: no retry helps.
-			return GenerateResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInference, err)
+			return schema.TurnRecord{}, GenerateResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInference, err)
 		}
 		if err != nil {
 			a.requestFaults(job, env, runFaults(err))
-			return generateError(err, fs)
+			res, err := generateError(err, fs)
+			return schema.TurnRecord{}, res, err
 		}
 		req.Messages, req.Prompt, req.PromptIDs = nil, "", ids
 	}
@@ -415,12 +426,13 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (_ Generate
 		req.Model = in.Policy.Model
 		fs.swaps = true
 	}
-	req.Heartbeat = func(p inference.Progress) { activity.RecordHeartbeat(ctx, fs.progress(p.Attempt, p.Faults)) }
+	req.Heartbeat = func(p inference.Progress) { beat(fs.progress(p.Attempt, p.Faults)) }
 	req.HeartbeatEvery = generateHeartbeat(ctx)
 	res, err := pool.Generate(ctx, req)
 	if err != nil {
 		a.requestFaults(job, env, runFaults(err))
-		return generateError(err, fs)
+		gres, err := generateError(err, fs)
+		return schema.TurnRecord{}, gres, err
 	}
 	a.requestFaults(job, env, res.Faults)
 	a.metrics().Generated(job, env, res.Latency, res.PromptTokens, res.CompletionTokens)
@@ -462,14 +474,14 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (_ Generate
 	}
 	st, err := a.Stores.Open(ctx, spec.Output)
 	if err != nil {
-		return GenerateResult{}, err
+		return schema.TurnRecord{}, GenerateResult{}, err
 	}
 	ref, err := turnlog.PutRecord(ctx, st, &rec)
 	if err != nil {
-		return GenerateResult{}, err
+		return schema.TurnRecord{}, GenerateResult{}, err
 	}
 	a.crash("generate:after-record")
-	return GenerateResult{Ref: ref, PromptTokens: res.PromptTokens, ResponseTokens: res.CompletionTokens}, nil
+	return rec, GenerateResult{Ref: ref, PromptTokens: res.PromptTokens, ResponseTokens: res.CompletionTokens}, nil
 }
 
 // request is the chat completion of the session's next turn.
@@ -542,8 +554,7 @@ func generateFailure(err error, typ string, fs faults, run []string) error {
 // linked to it and to the previous turn, before returning its ref.
 func (a *Activities) Act(ctx context.Context, in ActInput) (_ ActResult, err error) {
 	spec := in.Episode.Spec
-	job, env := spec.Job, in.Episode.Env.ID
-	defer func() { a.activityFault(ctx, job, env, err) }()
+	defer func() { a.activityFault(ctx, spec.Job, in.Episode.Env.ID, err) }()
 	s, err := a.session(ctx, in.Episode, in.Head, in.Turn)
 	if err != nil {
 		return ActResult{}, err
@@ -559,6 +570,13 @@ func (a *Activities) Act(ctx context.Context, in ActInput) (_ ActResult, err err
 	if call, ok := s.ToolCall(gen.Action); ok {
 		return toolTurn(call, s), nil
 	}
+	return a.act(ctx, in, s, gen)
+}
+
+// act steps the session with gen (no tool call) and writes the act record.
+func (a *Activities) act(ctx context.Context, in ActInput, s *rollout.Session, gen schema.TurnRecord) (ActResult, error) {
+	spec := in.Episode.Spec
+	job, env := spec.Job, in.Episode.Env.ID
 	start := time.Now()
 	act, stop, err := s.Step(gen, spec.MaxTurns, func() float64 { return float64(time.Since(start).Microseconds()) / 1000 })
 	if err == nil {
@@ -573,6 +591,10 @@ func (a *Activities) Act(ctx context.Context, in ActInput) (_ ActResult, err err
 	}
 	if err != nil {
 		return ActResult{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("%s turn %d: %v", in.Episode.ID(), in.Turn, err), "EnvError", err)
+	}
+	st, err := a.Stores.Open(ctx, spec.Output)
+	if err != nil {
+		return ActResult{}, err
 	}
 	t, attempt := tag(ctx)
 	act.Tag, act.Attempt = t, in.AttemptBase+attempt

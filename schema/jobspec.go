@@ -87,6 +87,23 @@ type EpisodeLimits struct {
 	// hash of a spec written before they existed does not change.
 	HeartbeatTimeout  Duration `json:"heartbeat_timeout,omitempty"`
 	MaxFailedFraction *float64 `json:"max_failed_fraction,omitempty"`
+	// Activities is how an endpoint episode's turns meet Temporal:
+	// ActivitiesEpisode (unset: the default for offline jobs) plays many
+	// turns in one PlayTurns activity; ActivitiesTurn runs a Generate
+	// activity and an Act local activity per turn, as online jobs always
+	// do. docs/operations.md says when each is worth it.
+	Activities string `json:"activities,omitempty"`
+}
+
+// Values of EpisodeLimits.Activities.
+const (
+	ActivitiesEpisode = "episode"
+	ActivitiesTurn    = "turn"
+)
+
+// PerTurn reports whether an endpoint episode runs an activity per turn.
+func (s JobSpec) PerTurn() bool {
+	return s.Online != nil || s.Episode.Activities == ActivitiesTurn
 }
 
 // Defaults of EpisodeLimits' optional fields.
@@ -114,6 +131,11 @@ func (l EpisodeLimits) validate(add func(path, format string, args ...any)) {
 	}
 	if f := l.MaxFailedFraction; f != nil && !(*f >= 0 && *f <= 1) {
 		add("episode.max_failed_fraction", "%v: want 0 ≤ max_failed_fraction ≤ 1", *f)
+	}
+	switch l.Activities {
+	case "", ActivitiesEpisode, ActivitiesTurn:
+	default:
+		add("episode.activities", "%q: want %q (many turns in one activity, the default) or %q (an activity per turn)", l.Activities, ActivitiesEpisode, ActivitiesTurn)
 	}
 }
 

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -76,8 +77,35 @@ func mockTurns(env *testsuite.TestWorkflowEnvironment, f *fakeTurns, generate ge
 	}
 	env.OnActivity(activities.ActName, mock.Anything, mock.Anything).Return(
 		func(_ context.Context, in activities.ActInput) (activities.ActResult, error) {
-			return activities.ActResult{Ref: schema.TurnRef{Key: in.Gen.Key + "/act", Tag: "t"}, Reward: 1, Done: in.Turn == 2, Success: true, StopReason: "terminated"}, nil
+			return fakeAct(in.Turn, in.Gen), nil
 		})
+	// PlayTurns plays one turn a run here (as a run whose slice is shorter
+	// than a turn): the fake's Generate, then its Act.
+	gen := generate
+	if gen == nil {
+		gen = f.generate(env)
+	}
+	play := env.OnActivity(activities.PlayTurnsName, mock.Anything, mock.Anything)
+	if generate == nil {
+		play = play.After(time.Minute)
+	}
+	play.Return(func(ctx context.Context, in activities.PlayInput) (activities.PlayResult, error) {
+		p := activities.PlayProgress{Turn: in.Turn, Head: in.Head}
+		g, err := gen(ctx, activities.GenerateInput{Episode: in.Episode, Turn: in.Turn, Head: in.Head, AttemptBase: in.AttemptBase,
+			PriorFaults: in.PriorFaults, PriorFault: in.PriorFault})
+		if err != nil {
+			var ae *temporal.ApplicationError
+			if errors.As(err, &ae) && ae.NonRetryable() {
+				return activities.PlayResult{}, temporal.NewNonRetryableApplicationError(ae.Message(), ae.Type(), nil, activities.PlayFailure{Progress: p})
+			}
+			return activities.PlayResult{}, err
+		}
+		act := fakeAct(in.Turn, g.Ref)
+		ref := act.Ref
+		p.Turn, p.Head, p.Reward = in.Turn+1, &ref, act.Reward
+		p.PromptTokens, p.ResponseTokens = int64(g.PromptTokens), int64(g.ResponseTokens)
+		return activities.PlayResult{PlayProgress: p, Done: act.Done, Success: act.Success, StopReason: act.StopReason}, nil
+	})
 	env.OnActivity(activities.ProbeEndpointName, mock.Anything, mock.Anything).Return(
 		func(_ context.Context, _ schema.JobSpec) (activities.ProbeResult, error) {
 			if f.isDown() {
@@ -101,6 +129,11 @@ func mockTurns(env *testsuite.TestWorkflowEnvironment, f *fakeTurns, generate ge
 			return sum, nil
 		})
 	env.OnActivity(activities.WriteSuccessName, mock.Anything, mock.Anything).Return(nil)
+}
+
+// fakeAct ends an episode after three turns, one reward each.
+func fakeAct(turn int, gen schema.TurnRef) activities.ActResult {
+	return activities.ActResult{Ref: schema.TurnRef{Key: gen.Key + "/act", Tag: "t"}, Reward: 1, Done: turn == 2, Success: true, StopReason: "terminated"}
 }
 
 func (f *fakeTurns) isDown() bool {

@@ -75,7 +75,16 @@ const (
 	// excluding that wait; a permanent failure is an outcome carrying the
 	// turns played and the attempts run; turn-sized heartbeat timeouts.
 	episodeDurable = 2
+	// episodePlay: an offline episode's endpoint turns run inside PlayTurns
+	// activities, many turns each, instead of a Generate activity and an
+	// Act local activity per turn (online episodes keep those: a weight
+	// version can change at any turn).
+	episodePlay = 3
 )
+
+// playSlice bounds one PlayTurns run: the workflow checks the episode's cap
+// and its history between runs.
+const playSlice = 5 * time.Minute
 
 // Waiting for the endpoint: the first probe after probeFirst, doubling up
 // to probeMax between probes.
@@ -99,9 +108,15 @@ const (
 // activity stepping the env). Its history holds refs and counters only;
 // transcripts and token arrays live in the turn log.
 func EpisodeWorkflow(ctx workflow.Context, in EpisodeInput) (activities.EpisodeOutcome, error) {
-	v := workflow.GetVersion(ctx, "episode", workflow.DefaultVersion, episodeDurable)
+	v := workflow.GetVersion(ctx, "episode", workflow.DefaultVersion, episodePlay)
 	e := newEpisodeRun(ctx, v, in)
-	out, err := e.play()
+	var out activities.EpisodeOutcome
+	var err error
+	if v >= episodePlay && in.State.Policy == nil && !in.Episode.Spec.PerTurn() {
+		out, err = e.playEpisode()
+	} else {
+		out, err = e.play()
+	}
 	var can *workflow.ContinueAsNewError
 	if v < episodeDurable || err == nil || errors.As(err, &can) || ctx.Err() != nil {
 		return out, err
@@ -202,15 +217,29 @@ func (e *episodeRun) play() (activities.EpisodeOutcome, error) {
 		if err != nil {
 			return out, err
 		}
-		ref := act.Ref
-		st.Head = &ref
-		st.Turn++
-		st.TotalReward += act.Reward
-		if act.Done {
-			out.Success, out.StopReason = act.Success, act.StopReason
+		if e.accept(act, &out) {
 			break
 		}
 	}
+	return e.finish(out)
+}
+
+// accept folds an accepted turn into the state and reports whether it
+// ended the episode (then out says how).
+func (e *episodeRun) accept(act activities.ActResult, out *activities.EpisodeOutcome) bool {
+	ref := act.Ref
+	e.st.Head = &ref
+	e.st.Turn++
+	e.st.TotalReward += act.Reward
+	if act.Done {
+		out.Success, out.StopReason = act.Success, act.StopReason
+	}
+	return act.Done
+}
+
+// finish closes the episode's tool sessions and fills in its outcome.
+func (e *episodeRun) finish(out activities.EpisodeOutcome) (activities.EpisodeOutcome, error) {
+	ctx, st := e.ctx, &e.st
 	if st.ToolQueue != "" {
 		closeTools(ctx, st.ToolQueue, e.in.Episode.ID())
 	}
@@ -223,6 +252,100 @@ func (e *episodeRun) play() (activities.EpisodeOutcome, error) {
 	out.Policy = st.Versions
 	e.livePolicy() // drain: versions announced after the last turn
 	return out, nil
+}
+
+// playEpisode runs the episode in PlayTurns activities (episodePlay), each
+// playing turns until the episode ends, a tool is called (the workflow
+// runs ToolCall, as per turn) or its slice runs out.
+func (e *episodeRun) playEpisode() (activities.EpisodeOutcome, error) {
+	ctx, st := e.ctx, &e.st
+	out := activities.EpisodeOutcome{Slot: e.in.Episode.Slot}
+	for n := 0; ; n++ {
+		if n == turnsPerRun || workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
+			return out, e.continueAsNew()
+		}
+		if err := e.checkCap(); err != nil {
+			return out, err
+		}
+		res, base, err := e.playTurns()
+		if err != nil {
+			return out, err
+		}
+		if res.ContextExceeded {
+			out.StopReason = schema.StopContext
+			break
+		}
+		if res.Done {
+			out.Success, out.StopReason = res.Success, res.StopReason
+			break
+		}
+		if res.Tool == "" {
+			continue // the slice ran out
+		}
+		tin := activities.ToolCallInput{Episode: e.in.Episode, Turn: st.Turn, Head: st.Head, Gen: res.Gen,
+			AttemptBase: base, Uses: res.ToolUses, Successes: res.ToolSuccesses}
+		act, err := callTool(ctx, e.v, st, tin)
+		if err != nil {
+			return out, err
+		}
+		st.ToolQueue = act.HostQueue
+		if e.accept(act, &out) {
+			break
+		}
+	}
+	return e.finish(out)
+}
+
+// playTurns runs PlayTurns from the episode's head and folds the turns it
+// played into the state, also when it fails. An endpoint that is away
+// makes the episode wait for it (as generate does) and go on where the
+// run stopped. It returns the attempt base the run's records used.
+func (e *episodeRun) playTurns() (activities.PlayResult, int, error) {
+	st := &e.st
+	spec := e.in.Episode.Spec
+	base := e.base
+	for schedule := 1; ; schedule++ {
+		slice := min(playSlice, time.Duration(spec.Episode.Timeout)-st.Active)
+		in := activities.PlayInput{Episode: e.in.Episode, Turn: st.Turn, Head: st.Head, AttemptBase: base,
+			PriorFaults: st.TurnFaults, PriorFault: st.TurnFault, Slice: slice}
+		pctx := workflow.WithActivityOptions(e.ctx, workflow.ActivityOptions{
+			StartToCloseTimeout: slice + 4*time.Duration(spec.Policy.OpenAI.RequestTimeout) + actTimeout(e.v, e.in.Episode.Env),
+			HeartbeatTimeout:    spec.Episode.Heartbeat(),
+			RetryPolicy: &temporal.RetryPolicy{
+				MaximumAttempts: generateAttempts,
+				NonRetryableErrorTypes: []string{activities.ErrTypeInference, activities.ErrTypeInvalidSpec, activities.ErrTypeEnvVersion,
+					activities.ErrTypeBadAnswer, activities.ErrTypeEndpointDown},
+			},
+		})
+		var res activities.PlayResult
+		err := workflow.ExecuteActivity(pctx, activities.PlayTurnsName, in).Get(e.ctx, &res)
+		var f activities.PlayFailure
+		var ae *temporal.ApplicationError
+		switch {
+		case err == nil:
+			e.advance(res.PlayProgress)
+		case errors.As(err, &ae) && ae.HasDetails() && ae.Details(&f) == nil:
+			e.advance(f.Progress)
+		}
+		if !hasType(err, activities.ErrTypeEndpointDown) {
+			e.endpointAnswered()
+			return res, base, err
+		}
+		st.TurnFaults, st.TurnFault = f.Turn.FailedAttempts, f.Turn.LastFault
+		if err := e.waitForEndpoint(err); err != nil {
+			return res, base, err
+		}
+		base = e.base + generateStride*min(schedule, generateSchedules)
+	}
+}
+
+// advance folds the turns a PlayTurns run played into the state.
+func (e *episodeRun) advance(p activities.PlayProgress) {
+	st := &e.st
+	st.Turn, st.Head = p.Turn, p.Head
+	st.TotalReward += p.Reward
+	st.PromptTokens += p.PromptTokens
+	st.ResponseTokens += p.ResponseTokens
 }
 
 func (e *episodeRun) continueAsNew() error {
@@ -269,11 +392,7 @@ func (e *episodeRun) generate() (activities.GenerateResult, error) {
 			return gen, err
 		}
 		if !hasType(err, activities.ErrTypeEndpointDown) {
-			e.st.TurnFaults, e.st.TurnFault = 0, ""
-			if e.st.Waiting {
-				e.st.Waiting = false
-				e.signalJob(false, "")
-			}
+			e.endpointAnswered()
 			return gen, err
 		}
 		var f activities.GenerateFailure
@@ -285,6 +404,16 @@ func (e *episodeRun) generate() (activities.GenerateResult, error) {
 			return gen, err
 		}
 		in.AttemptBase = e.base + generateStride*min(schedule, generateSchedules)
+	}
+}
+
+// endpointAnswered clears the turn's fault count and, when the episode was
+// waiting for the endpoint, tells the job it goes on.
+func (e *episodeRun) endpointAnswered() {
+	e.st.TurnFaults, e.st.TurnFault = 0, ""
+	if e.st.Waiting {
+		e.st.Waiting = false
+		e.signalJob(false, "")
 	}
 }
 

@@ -49,13 +49,23 @@ type Workers struct {
 // the worker closes them (their episode ended without closing them, or moved).
 const idleTools = 15 * time.Minute
 
+// DefaultActivitySlots is the shared queue's concurrent activities when
+// the options leave it unset: an episode in flight holds one (PlayTurns
+// plays its turns), so the SDK's default of 1,000 would cap a worker below
+// the thousands of episodes one process sustains while the endpoint works.
+const DefaultActivitySlots = 8192
+
 // NewWorkers creates the workers for roles, registers workflows and
 // activities, and sets a.HostQueue.
 func NewWorkers(c client.Client, queue string, a *activities.Activities, opts worker.Options, roles Roles) *Workers {
 	a.HostQueue = NewHostQueue(queue)
 	w := &Workers{a: a, HostQueue: a.HostQueue, stop: make(chan struct{})}
 	if roles.Main {
-		shared := worker.New(c, queue, opts)
+		sharedOpts := opts
+		if sharedOpts.MaxConcurrentActivityExecutionSize == 0 {
+			sharedOpts.MaxConcurrentActivityExecutionSize = DefaultActivitySlots
+		}
+		shared := worker.New(c, queue, sharedOpts)
 		Register(shared, a)
 		w.ws = append(w.ws, shared)
 	}

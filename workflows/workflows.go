@@ -47,6 +47,7 @@ func Register(w worker.Registry, a *activities.Activities) {
 	w.RegisterActivityWithOptions(a.ValidateJob, activity.RegisterOptions{Name: activities.ValidateJobName})
 	w.RegisterActivityWithOptions(a.RunEpisodes, activity.RegisterOptions{Name: activities.RunEpisodesName})
 	w.RegisterActivityWithOptions(a.Generate, activity.RegisterOptions{Name: activities.GenerateName})
+	w.RegisterActivityWithOptions(a.PlayTurns, activity.RegisterOptions{Name: activities.PlayTurnsName})
 	w.RegisterActivityWithOptions(a.Act, activity.RegisterOptions{Name: activities.ActName})
 	w.RegisterActivityWithOptions(a.WriteShard, activity.RegisterOptions{Name: activities.WriteShardName})
 	w.RegisterActivityWithOptions(a.WriteSuccess, activity.RegisterOptions{Name: activities.WriteSuccessName})

@@ -110,7 +110,8 @@ func episodeRuns(t *testing.T, c client.Client, id string) []runHistory {
 	return runs
 }
 
-// The history bound: a 300-turn episode whose every response is 2,000 tokens
+// The history bound of the per-turn path (episode.activities: turn, as
+// online jobs run): a 300-turn episode whose every response is 2,000 tokens
 // with ids and logprobs completes; its history holds refs and counters only
 // (no event near Temporal's limits, the same cost per turn in every run), and
 // it continues as new rather than growing one history without bound.
@@ -125,6 +126,7 @@ seed: 21
 envs: [{id: game:GuessTheNumber-v0-easy, options: {min_number: 1, max_number: 100000, max_turns: `+strconv.Itoa(longTurns)+`}}]
 tasks: 1
 wrapper: last
+episode: {activities: turn}
 policy:
   kind: openai
   openai:
@@ -250,6 +252,57 @@ output: `+out+`
 		if bPer > 8<<10 {
 			t.Errorf("run %d: %.0f history bytes per turn: turn data is leaking into the history", i, bPer)
 		}
+	}
+}
+
+// With the default episode.activities, an episode's turns run in PlayTurns
+// activities: a 200-turn episode's history holds a handful of events, the
+// same as a short one's, and no Generate; the rows are all there.
+func TestPlayTurnsHistoryIsConstant(t *testing.T) {
+	srv := openaitest.Start(t, openaitest.WithPolicy(walkAway()))
+	dir := t.TempDir()
+	out, state := filepath.Join(dir, "out"), filepath.Join(dir, "state")
+	const turns = 200
+	spec := writeSpec(t, dir, `
+job: plays
+seed: 21
+envs: [{id: game:GuessTheNumber-v0-easy, options: {min_number: 1, max_number: 100000, max_turns: `+strconv.Itoa(turns)+`}}]
+tasks: 1
+wrapper: last
+policy: {kind: openai, openai: {endpoints: ['`+srv.BaseURL()+`'], model: `+openaitest.DefaultModel+`}}
+output: `+out+`
+`)
+	var stdout, stderr bytes.Buffer
+	root := newRoot(&stdout, &stderr)
+	root.SetArgs([]string{"--local", "--state-dir", state, spec})
+	if err := root.ExecuteContext(context.Background()); err != nil {
+		t.Fatalf("%v\n%s\n%s", err, stdout.String(), stderr.String())
+	}
+	if want := fmt.Sprintf("1 episodes (0 failed), %d turns", turns); !strings.Contains(stdout.String(), want) {
+		t.Fatalf("summary:\n%s", stdout.String())
+	}
+	if _, rows, _ := readShards(t, "file://"+out, "plays"); len(rows) != turns {
+		t.Fatalf("%d turn rows, want %d", len(rows), turns)
+	}
+	sess, _ := localWorker(t, state)
+	defer sess.close()
+	runs := episodeRuns(t, sess.client, schema.EpisodeID("plays", 0, 0))
+	events, bytes, plays := 0, 0, 0
+	for _, r := range runs {
+		if r.turns != 0 {
+			t.Fatalf("run %s scheduled %d Generate activities; want PlayTurns only", r.runID, r.turns)
+		}
+		events += len(r.events)
+		bytes += r.bytes
+		for _, ev := range r.events {
+			if a := ev.GetActivityTaskScheduledEventAttributes(); a != nil && a.GetActivityType().GetName() == activities.PlayTurnsName {
+				plays++
+			}
+		}
+	}
+	t.Logf("%d turns: %d run(s), %d PlayTurns, %d events, %d bytes", turns, len(runs), plays, events, bytes)
+	if len(runs) != 1 || plays != 1 || events > 20 || bytes > 32<<10 {
+		t.Fatalf("%d turns took %d run(s), %d PlayTurns, %d events, %d bytes; want one run, one PlayTurns, at most 20 events and 32 KiB", turns, len(runs), plays, events, bytes)
 	}
 }
 

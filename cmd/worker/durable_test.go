@@ -46,13 +46,13 @@ func TestKilledWorkersTurnResumesAfterHeartbeatTimeout(t *testing.T) {
 		retried += generateRetries(t, c, schema.EpisodeID(spec.Job, 0, e), spec.Episode.Heartbeat())
 	}
 	if retried == 0 {
-		t.Fatal("no Generate attempt retried the turn lost with worker a")
+		t.Fatal("no PlayTurns attempt retried the turn lost with worker a")
 	}
 }
 
-// generateRetries counts an episode's Generate attempts that retried a
-// heartbeat timeout, and checks every Generate had the job's heartbeat
-// timeout.
+// generateRetries counts an episode's Generate or PlayTurns attempts that
+// retried a heartbeat timeout, and checks every one had the job's
+// heartbeat timeout.
 func generateRetries(t *testing.T, c client.Client, id string, heartbeat time.Duration) int {
 	t.Helper()
 	scheduled := map[int64]*historypb.ActivityTaskScheduledEventAttributes{}
@@ -63,10 +63,10 @@ func generateRetries(t *testing.T, c client.Client, id string, heartbeat time.Du
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s := ev.GetActivityTaskScheduledEventAttributes(); s != nil && s.GetActivityType().GetName() == activities.GenerateName {
+		if s := ev.GetActivityTaskScheduledEventAttributes(); s != nil && (s.GetActivityType().GetName() == activities.GenerateName || s.GetActivityType().GetName() == activities.PlayTurnsName) {
 			scheduled[ev.GetEventId()] = s
 			if got := s.GetHeartbeatTimeout().AsDuration(); got != heartbeat {
-				t.Fatalf("%s: Generate scheduled with heartbeat timeout %v, want %v", id, got, heartbeat)
+				t.Fatalf("%s: %s scheduled with heartbeat timeout %v, want %v", id, s.GetActivityType().GetName(), got, heartbeat)
 			}
 		}
 		if s := ev.GetActivityTaskStartedEventAttributes(); s != nil && scheduled[s.GetScheduledEventId()] != nil && s.GetAttempt() > 1 {

@@ -131,7 +131,7 @@ Environment (a testing aid, never set in production):
 	}
 	conn.AddFlags(cmd.Flags())
 	tclient.AddTaskQueueFlag(cmd.Flags(), &queue, workflows.DefaultTaskQueue, "task queue to poll")
-	cmd.Flags().IntVar(&maxActivities, "max-activities", 0, "concurrent activities (0: the SDK default)")
+	cmd.Flags().IntVar(&maxActivities, "max-activities", 0, "concurrent activities on the shared queue (0: workflows.DefaultActivitySlots, 8192; an episode in flight holds one)")
 	cmd.Flags().IntVar(&maxWorkflows, "max-workflow-tasks", 0, "concurrent workflow tasks (0: the SDK default)")
 	cmd.Flags().DurationVar(&shutdownWait, "shutdown-timeout", 30*time.Second, "how long a graceful stop waits for running activities")
 	cmd.Flags().BoolVar(&verbose, "verbose", false, "debug logging")
