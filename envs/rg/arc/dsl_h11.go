@@ -121,10 +121,10 @@ func paintFg(g, src Grid) Grid {
 	return out
 }
 
-// uniff is unifint with a float upper bound, as RE-ARC sometimes calls
+// unifFloat is unifint with a float upper bound, as RE-ARC sometimes calls
 // it (h*w / k): the result is a float, b itself when the rounding
 // exceeds it.
-func (g *gen) uniff(a, b float64) float64 {
+func (g *gen) unifFloat(a, b float64) float64 {
 	d := g.lb + (g.ub-g.lb)*g.rng.Float64()
 	x := math.RoundToEven(a + (b-a)*d)
 	return math.Min(math.Max(a, x), b)

@@ -10,38 +10,6 @@ func ifElse[T any](cond bool, a, b T) T {
 	return b
 }
 
-// objectsDiag is objects(grid, univalued=True, diagonal=True,
-// without_bg=False): the 8-connected regions of one colour.
-func objectsDiag(g Grid) []object {
-	h, w := dims(g)
-	seen := make([][]bool, h)
-	for i := range seen {
-		seen[i] = make([]bool, w)
-	}
-	var objs []object
-	for _, start := range asindices(g) {
-		if seen[start.i][start.j] {
-			continue
-		}
-		o := object{color: g[start.i][start.j]}
-		stack := []pt{start}
-		seen[start.i][start.j] = true
-		for len(stack) > 0 {
-			p := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			o.cells = append(o.cells, p)
-			for _, q := range neighbors(p) {
-				if q.i >= 0 && q.i < h && q.j >= 0 && q.j < w && !seen[q.i][q.j] && g[q.i][q.j] == o.color {
-					seen[q.i][q.j] = true
-					stack = append(stack, q)
-				}
-			}
-		}
-		objs = append(objs, o)
-	}
-	return objs
-}
-
 // reversed2 is a reversed copy of a point list (s[::-1]).
 func reversed2(s []pt) []pt {
 	out := make([]pt, len(s))

@@ -430,3 +430,63 @@ func ptsKey(ps []pt) string {
 	}
 	return string(b)
 }
+
+// drawSet is a set of points that can also be drawn from uniformly (its
+// order is insertion order, with swap-removal): the frozensets the
+// generators shrink and sample from.
+type drawSet struct {
+	at   map[pt]int
+	list []pt
+}
+
+func newDrawSet(ps []pt) *drawSet {
+	s := &drawSet{at: map[pt]int{}}
+	for _, p := range ps {
+		s.add(p)
+	}
+	return s
+}
+
+func (s *drawSet) add(p pt) {
+	if _, ok := s.at[p]; !ok {
+		s.at[p] = len(s.list)
+		s.list = append(s.list, p)
+	}
+}
+
+func (s *drawSet) has(p pt) bool { _, ok := s.at[p]; return ok }
+
+func (s *drawSet) hasAll(ps []pt) bool {
+	for _, p := range ps {
+		if !s.has(p) {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *drawSet) remove(ps ...pt) {
+	for _, p := range ps {
+		k, ok := s.at[p]
+		if !ok {
+			continue
+		}
+		last := s.list[len(s.list)-1]
+		s.list[k], s.at[last] = last, k
+		s.list = s.list[:len(s.list)-1]
+		delete(s.at, p)
+	}
+}
+
+func (s *drawSet) size() int { return len(s.list) }
+
+// filter lists the set's points that satisfy f.
+func (s *drawSet) filter(f func(pt) bool) []pt {
+	var out []pt
+	for _, p := range s.list {
+		if f(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}

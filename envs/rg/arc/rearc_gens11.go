@@ -1747,7 +1747,7 @@ var rearcGens11 = []rearcEntry{
 			}
 		}
 		near(shift(cross, loci, locj))
-		noccs := g.uniff(1, float64(h*w)/float64(10*dim))
+		noccs := g.unifFloat(1, float64(h*w)/float64(10*dim))
 		for succ, tr := 0, 0; float64(succ) < noccs && float64(tr) < 5*noccs; {
 			tr++
 			var cands []pt

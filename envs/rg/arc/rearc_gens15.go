@@ -13,7 +13,7 @@ var rearcGens15 = []rearcEntry{
 			h, w := g.unif(3, 30), g.unif(3, 30)
 			bgc := choice(g, cols)
 			gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
-			inds := newPset(asindices(gi))
+			inds := newDrawSet(asindices(gi))
 			iforb, jforb := map[int]bool{}, map[int]bool{}
 			for _, col := range []int{2, 1, 3} {
 				hi := h / 2
@@ -55,7 +55,7 @@ var rearcGens15 = []rearcEntry{
 		bnds := asindices(canvas(bgc, h, w))
 		sp := choice(g, bnds)
 		ub := min(float64(h*w-1), max(1, (2.0/3)*float64(h*w)))
-		ncells := g.unifF(1, ub)
+		ncells := g.unifFloor(1, ub)
 		shp := shift(grow(g, bnds, []pt{sp}, ncells), 1, 1)
 		c2 := canvas(bgc, h+2, w+2)
 		gi, gout := fill(c2, cola, shp), fill(c2, colb, shp)
@@ -219,16 +219,16 @@ var rearcGens15 = []rearcEntry{
 		maxtr := 5 * nobjs
 		bgc := choice(g, cols)
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
-		inds := newPset(asindices(gi))
+		inds := newDrawSet(asindices(gi))
 		for tr, succ := 0, 0; succ < nobjs && tr < maxtr; tr++ {
 			o := choice(g, arr)
-			loc := choice(g, inds.s)
+			loc := choice(g, inds.list)
 			oplcd := shiftC(o.out, loc.i, loc.j)
 			if oi := toindices(oplcd); inds.hasAll(oi) {
 				succ++
 				gi = paint(gi, shiftC(o.in, loc.i, loc.j))
 				gout = paint(gout, oplcd)
-				inds.removeAll(oi)
+				inds.remove(oi...)
 			}
 		}
 		return gi, gout
@@ -268,10 +268,10 @@ var rearcGens15 = []rearcEntry{
 		rem := without(cols, bgc)
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
 		num := g.unif(1, 16)
-		indss := newPset(asindices(gi))
+		indss := newDrawSet(asindices(gi))
 		maxtrials := 4 * num
 		for tr, succ := 0, 0; succ < num && tr <= maxtrials; tr++ {
-			if len(rem) == 0 || len(indss.s) == 0 {
+			if len(rem) == 0 || len(indss.list) == 0 {
 				break
 			}
 			oh, ow := g.randint(1, 7), g.randint(1, 7)
@@ -289,8 +289,8 @@ var rearcGens15 = []rearcEntry{
 					gout = fill(gout, 3, backdropP(inbox(bd)))
 				}
 				succ++
-				indss.removeAll(bd)
-				indss.removeAll(outbox(l, lr))
+				indss.remove(bd...)
+				indss.remove(outbox(l, lr)...)
 			}
 		}
 		return gi, gout
@@ -342,7 +342,7 @@ var rearcGens15 = []rearcEntry{
 		numsq := g.unif(1, h*w/20)
 		maxtr := 5 * numsq
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
-		inds := newPset(asindices(gi))
+		inds := newDrawSet(asindices(gi))
 		for tr, succ := 0, 0; tr < maxtr && succ < numsq; {
 			tr++
 			oh, ow := g.randint(3, 5), g.randint(3, 5)
@@ -353,7 +353,7 @@ var rearcGens15 = []rearcEntry{
 			l := choice(g, cands)
 			sq := backdrop(l, pt{l.i + oh - 1, l.j + ow - 1})
 			if inds.hasAll(sq) {
-				inds.removeAll(sq)
+				inds.remove(sq...)
 				succ++
 				col := choice(g, ccols)
 				crns := corners(sq)
@@ -682,10 +682,10 @@ var rearcGens15 = []rearcEntry{
 		bgc := choice(g, cols)
 		rem := without(cols, bgc)
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
-		inds := newPset(asindices(gi))
+		inds := newDrawSet(asindices(gi))
 		ccols := sample(g, rem, g.unif(1, 8))
 		for tr, succ := 0, 0; succ < nobjs && tr < maxtr; {
-			if len(inds.s) == 0 {
+			if len(inds.list) == 0 {
 				break
 			}
 			tr++
@@ -697,7 +697,7 @@ var rearcGens15 = []rearcEntry{
 				t = hmirror(t)
 			}
 			t = upscale(t, od)
-			loc := choice(g, inds.s)
+			loc := choice(g, inds.list)
 			inobj := shift(ofcolor(t, col), loc.i, loc.j)
 			eights := shift(ofcolor(t, 8), loc.i, loc.j)
 			outi := append(append([]pt(nil), inobj...), eights...)
@@ -709,8 +709,8 @@ var rearcGens15 = []rearcEntry{
 			}
 			if inds.hasAll(inobj) && inside {
 				succ++
-				inds.removeAll(outi)
-				inds.removeAll(neighborsAll(outi))
+				inds.remove(outi...)
+				inds.remove(neighborsAll(outi)...)
 				gi = fill(gi, col, inobj)
 				gout = fill(fill(gout, col, inobj), 8, eights)
 			}
@@ -838,10 +838,10 @@ var rearcGens15 = []rearcEntry{
 			gi := canvas(bgc, h, w)
 			numcells := g.unif(nobjs+1, 36)
 			base := asindices(canvas(-1, 6, 6))
-			inds := newPset(asindices(gi))
+			inds := newDrawSet(asindices(gi))
 			var out []int
 			for k := range nobjs {
-				if len(inds.s) == 0 || numcells < 2 {
+				if len(inds.list) == 0 || numcells < 2 {
 					break
 				}
 				numcells = g.unif(nobjs-k, numcells-1)
@@ -858,15 +858,15 @@ var rearcGens15 = []rearcEntry{
 				loc := choice(g, rems)
 				valid := false
 				for tr := 0; !valid && tr < 10; tr++ {
-					loc = choice(g, inds.s)
+					loc = choice(g, inds.list)
 					valid = inds.hasAll(shift(shp, loc.i, loc.j))
 				}
 				if valid {
 					plcd := shift(shp, loc.i, loc.j)
 					col := choice(g, rem)
 					out = append(out, col)
-					inds.removeAll(plcd)
-					inds.removeAll(neighborsAll(plcd))
+					inds.remove(plcd...)
+					inds.remove(neighborsAll(plcd)...)
 					gi = fill(gi, col, plcd)
 				}
 			}
@@ -883,11 +883,11 @@ var rearcGens15 = []rearcEntry{
 		ccols := sample(g, without(cols, bgc), g.unif(2, 7))
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
 		num := g.unif(1, h*w/25)
-		indss := newPset(asindices(gi))
+		indss := newDrawSet(asindices(gi))
 		maxtrials := 4 * num
 		subs := indss.filter(func(p pt) bool { return p.i < h-5 && p.j < w-5 })
 		for tr, succ := 0, 0; succ < num && tr <= maxtrials; tr++ {
-			if len(indss.s) == 0 {
+			if len(indss.list) == 0 {
 				break
 			}
 			if len(subs) == 0 {
@@ -907,7 +907,7 @@ var rearcGens15 = []rearcEntry{
 				gi = fill(gi, ca, []pt{cp})
 				gi = fill(gi, cb, dneighbors(cp))
 				succ++
-				indss.removeAll(bd)
+				indss.remove(bd...)
 			}
 		}
 		return gi, gout
@@ -921,7 +921,7 @@ var rearcGens15 = []rearcEntry{
 		rem := without(allColors, bgc)
 		gi := canvas(bgc, h, w)
 		var gout Grid
-		inds := newPset(asindices(gi))
+		inds := newDrawSet(asindices(gi))
 		for tr, succ := 0, 0; tr < maxtr && succ < nobjs; {
 			oh, ow := g.randint(2, 6), g.randint(2, 6)
 			bx := asindices(canvas(-1, oh, ow))
@@ -950,8 +950,8 @@ var rearcGens15 = []rearcEntry{
 			if pi := toindices(plcd); inds.hasAll(pi) {
 				gi = paint(gi, plcd)
 				succ++
-				inds.removeAll(pi)
-				inds.removeAll(neighborsAll(pi))
+				inds.remove(pi...)
+				inds.remove(neighborsAll(pi)...)
 			}
 		}
 		return gi, gout
@@ -1078,7 +1078,7 @@ var rearcGens15 = []rearcEntry{
 		od := height(obj)
 		loci, locj := g.randint(1, h-2*od), g.randint(1, w-2*od)
 		obj = shift(obj, loci, locj)
-		bd := newPset(backdropP(obj))
+		bd := newDrawSet(backdropP(obj))
 		p := 0
 		for ; p < 60; p++ {
 			hit := false
@@ -1116,7 +1116,7 @@ var rearcGens15 = []rearcEntry{
 			gi := canvas(bgc, h, w)
 			nsq := g.unif(2, h*w/30)
 			maxtr := 5 * nsq
-			inds := newPset(asindices(gi))
+			inds := newDrawSet(asindices(gi))
 			var pats [][]pt
 			for tr, succ := 0, 0; tr < maxtr && succ < nsq; {
 				tr++
@@ -1129,8 +1129,8 @@ var rearcGens15 = []rearcEntry{
 				bd := backdrop(l, pt{l.i + oh - 1, l.j + ow - 1})
 				if inds.hasAll(bd) {
 					succ++
-					inds.removeAll(bd)
-					inds.removeAll(neighborsAll(bd))
+					inds.remove(bd...)
+					inds.remove(neighborsAll(bd)...)
 					gi = fill(gi, choice(g, ccols), bd)
 					pats = append(pats, bd)
 				}
@@ -1248,7 +1248,7 @@ var rearcGens15 = []rearcEntry{
 		nobjs := g.unif(2, h*w/16)
 		maxtr := 5 * nobjs
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
-		inds := newPset(asindices(gi))
+		inds := newDrawSet(asindices(gi))
 		for tr, succ := 0, 0; succ < nobjs && tr < maxtr; {
 			tr++
 			var obji []pt
@@ -1286,9 +1286,9 @@ var rearcGens15 = []rearcEntry{
 			if inds.hasAll(plcdi) {
 				succ++
 				tc := shift(tocover, loc.i, loc.j)
-				inds.removeAll(tc)
+				inds.remove(tc...)
 				for _, q := range tc {
-					inds.removeAll(dneighbors(q))
+					inds.remove(dneighbors(q)...)
 				}
 				col := choice(g, ccols)
 				gi = fill(gi, col, plcdi)
@@ -1308,11 +1308,11 @@ var rearcGens15 = []rearcEntry{
 		rem := without(cols, bgc)
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
 		num := g.unif(1, 10)
-		indss := newPset(asindices(gi))
+		indss := newDrawSet(asindices(gi))
 		maxtrials := 4 * num
 		for tr, succ := 0, 0; succ < num && tr <= maxtrials; {
 			tr++
-			if len(rem) == 0 || len(indss.s) == 0 {
+			if len(rem) == 0 || len(indss.list) == 0 {
 				break
 			}
 			oh, ow := g.randint(5, 7), g.randint(5, 7)
@@ -1353,8 +1353,8 @@ var rearcGens15 = []rearcEntry{
 			gi = fill(fill(gi, col, bd), bgc, inpart)
 			gout = fill(fill(gout, col, bd), incol, inpart)
 			succ++
-			indss.removeAll(bd)
-			indss.removeAll(outbox(l, lr))
+			indss.remove(bd...)
+			indss.remove(outbox(l, lr)...)
 		}
 		return gi, gout
 	}},
@@ -1377,7 +1377,7 @@ var rearcGens15 = []rearcEntry{
 		noccs := g.unif(2, h*w/((oh+2)*(ow+2)))
 		maxtr := 5 * noccs
 		gout := copyGrid(gi)
-		inds := newPset(all)
+		inds := newDrawSet(all)
 		for tr, succ := 0, 0; tr < maxtr && succ < noccs; {
 			tr++
 			cands := inds.filter(func(p pt) bool { return p.i <= h-oh && p.j <= w-ow })
@@ -1392,7 +1392,7 @@ var rearcGens15 = []rearcEntry{
 				continue
 			}
 			succ++
-			inds.removeAll(plcd)
+			inds.remove(plcd...)
 			gi, gout = fill(gi, 0, bd), fill(gout, 0, bd)
 			if succ == 1 {
 				gi = fill(gi, markercol, plcd)
@@ -1500,7 +1500,7 @@ var rearcGens15 = []rearcEntry{
 			for range 100 {
 				ok := true
 				gi := canvas(bgc, gih, giw)
-				free := newPset(asindices(gi))
+				free := newDrawSet(asindices(gi))
 				for _, obj := range objs {
 					oi := toindices(obj)
 					oh, ow := height(oi), width(oi)
@@ -1516,8 +1516,8 @@ var rearcGens15 = []rearcEntry{
 					}
 					gi = paint(gi, plcd)
 					pi := toindices(plcd)
-					free.removeAll(pi)
-					free.removeAll(neighborsAll(pi))
+					free.remove(pi...)
+					free.remove(neighborsAll(pi)...)
 				}
 				if ok {
 					return gi, gout, true
@@ -1567,10 +1567,10 @@ func boxesOnCanvas(g *gen, eight bool) (Grid, Grid) {
 	rem := without(cols, bgc)
 	gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
 	num := g.unif(1, maxn)
-	indss := newPset(asindices(gi))
+	indss := newDrawSet(asindices(gi))
 	maxtrials := 4 * num
 	for tr, succ := 0, 0; succ < num && tr <= maxtrials; tr++ {
-		if len(rem) == 0 || len(indss.s) == 0 {
+		if len(rem) == 0 || len(indss.list) == 0 {
 			break
 		}
 		oh, ow := g.randint(3, 7), g.randint(3, 7)
@@ -1590,7 +1590,7 @@ func boxesOnCanvas(g *gen, eight bool) (Grid, Grid) {
 			}
 			gout = fill(gout, col, box([]pt{l, lr}))
 			succ++
-			indss.removeAll(bd)
+			indss.remove(bd...)
 		}
 	}
 	return gi, gout
@@ -1747,7 +1747,7 @@ func gen39a8645d(g *gen) (Grid, Grid, bool) {
 	for _, c := range ccols {
 		nearCol[c] = map[pt]bool{}
 	}
-	inds := newPset(asindices(gi))
+	inds := newDrawSet(asindices(gi))
 	for tr, succ := 0, 0; tr < maxtr && succ < maxnocc; {
 		tr++
 		var cand []string
@@ -1775,9 +1775,9 @@ func gen39a8645d(g *gen) (Grid, Grid, bool) {
 		}
 		if ok {
 			succ++
-			inds.removeAll(plcd)
+			inds.remove(plcd...)
 			for _, q := range plcd {
-				inds.removeAll(dneighbors(q))
+				inds.remove(dneighbors(q)...)
 			}
 			gi = fill(gi, col, plcd)
 			for _, q := range plcd {
@@ -1834,7 +1834,7 @@ func gen4290ef0e(g *gen) (Grid, Grid, bool) {
 	slices.SortStableFunc(objs, func(a, b part) int { return width(a.cells) - width(b.cells) })
 	gi := canvas(bgc, fullh, fullw)
 	fullinds := asindices(gi)
-	inds := newPset(fullinds)
+	inds := newDrawSet(fullinds)
 	for _, o := range objs {
 		obji := normalize(o.cells)
 		dd := width(o.cells)
@@ -1869,7 +1869,7 @@ func gen4290ef0e(g *gen) (Grid, Grid, bool) {
 		}
 		placed := shift(obji, loc.i, loc.j)
 		gi = fill(gi, o.col, placed)
-		inds.removeAll(placed)
+		inds.remove(placed...)
 	}
 	return gi, gout, true
 }
@@ -2007,7 +2007,7 @@ func gen90f3ed37(g *gen) (Grid, Grid, bool) {
 		mi := asindices(canvas(-1, hh, midpatw))
 		midpat = sample(g, mi, g.randint(midpatw, hh*midpatw))
 	}
-	if newPset(lpat).hasAll(shift(midpat, 0, 2*lper-midpatw)) {
+	if newDrawSet(lpat).hasAll(shift(midpat, 0, 2*lper-midpatw)) {
 		midpat, midpatw = nil, 0
 	}
 	loci := g.randint(0, h-pathh)
@@ -2105,11 +2105,11 @@ func gen97a05b5b(g *gen) (Grid, Grid) {
 	loci, locj := g.randint(0, h-sgh), g.randint(0, w-sgw)
 	gi = fill(gi, sqc, backdrop(pt{loci, locj}, pt{loci + sgh - 1, locj + sgw - 1}))
 	gout := canvas(sqc, sgh, sgw)
-	goinds := newPset(asindices(gout))
+	goinds := newDrawSet(asindices(gout))
 	sq := shift(asindices(gout), loci, locj)
-	giinds := newPset(asindices(gi))
-	giinds.removeAll(sq)
-	giinds.removeAll(neighborsAll(sq))
+	giinds := newDrawSet(asindices(gi))
+	giinds.remove(sq...)
+	giinds.remove(neighborsAll(sq)...)
 	tfs := []transform{identity, dmirror, vmirror, cmirror, hmirror}
 	for tr, succ := 0, 0; succ < nobjs && tr < 5*nobjs && len(objs) > 0; {
 		tr++
@@ -2149,9 +2149,9 @@ func gen97a05b5b(g *gen) (Grid, Grid) {
 		succ++
 		rem = without(rem, col)
 		objs = append(objs[:oi:oi], objs[oi+1:]...)
-		goinds.removeAll(goplcdi)
-		giinds.removeAll(giplcdi)
-		giinds.removeAll(neighborsAll(giplcdi))
+		goinds.remove(goplcdi...)
+		giinds.remove(giplcdi...)
+		giinds.remove(neighborsAll(giplcdi)...)
 		gi = paint(gi, giplcd)
 		var holes []pt
 		for _, c := range goplcd {
