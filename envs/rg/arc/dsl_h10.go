@@ -79,37 +79,25 @@ func connected8(ps []pt) bool {
 	return len(seen) == in.size()
 }
 
-// hmirrorC is the DSL's hmirror on an object: flipped top to bottom
-// within its bounding box.
-func hmirrorC(cs []cell) []cell {
-	ul, lr := bounds(toindices(cs))
+// repoint is the object's cells moved to ps (ps[k] for the k-th cell).
+func repoint(cs []cell, ps []pt) []cell {
 	out := make([]cell, len(cs))
 	for k, c := range cs {
-		out[k] = cell{c.c, pt{ul.i + lr.i - c.p.i, c.p.j}}
+		out[k] = cell{c.c, ps[k]}
 	}
 	return out
 }
 
+// hmirrorC is the DSL's hmirror on an object: flipped top to bottom
+// within its bounding box.
+func hmirrorC(cs []cell) []cell { return repoint(cs, hmirrorP(toindices(cs))) }
+
 // vmirrorC is the DSL's vmirror on an object.
-func vmirrorC(cs []cell) []cell {
-	ul, lr := bounds(toindices(cs))
-	out := make([]cell, len(cs))
-	for k, c := range cs {
-		out[k] = cell{c.c, pt{c.p.i, ul.j + lr.j - c.p.j}}
-	}
-	return out
-}
+func vmirrorC(cs []cell) []cell { return repoint(cs, vmirrorP(toindices(cs))) }
 
 // dmirrorC is the DSL's dmirror on an object: transposed about its
 // upper-left corner.
-func dmirrorC(cs []cell) []cell {
-	ul, _ := bounds(toindices(cs))
-	out := make([]cell, len(cs))
-	for k, c := range cs {
-		out[k] = cell{c.c, pt{c.p.j - ul.j + ul.i, c.p.i - ul.i + ul.j}}
-	}
-	return out
-}
+func dmirrorC(cs []cell) []cell { return repoint(cs, dmirrorP(toindices(cs))) }
 
 // cmirrorC is the DSL's cmirror on an object.
 func cmirrorC(cs []cell) []cell { return vmirrorC(dmirrorC(vmirrorC(cs))) }

@@ -348,46 +348,36 @@ func dedupeRows(g Grid) Grid {
 // allTransforms are RE-ARC's eight symmetries (its mfs), in its order.
 var allTransforms = []transform{identity, dmirror, cmirror, vmirror, hmirror, rot90, rot180, rot270}
 
-// hmirrorP is the DSL's hmirror on a patch: flipped top to bottom within
-// its own bounding box.
-func hmirrorP(ps []pt) []pt {
+// inBox maps each point through f, given the points' bounding box (none for
+// no points): the DSL's mirrors on patches.
+func inBox(ps []pt, f func(p, ul, lr pt) pt) []pt {
 	if len(ps) == 0 {
 		return nil
 	}
 	ul, lr := bounds(ps)
 	out := make([]pt, len(ps))
 	for k, p := range ps {
-		out[k] = pt{ul.i + lr.i - p.i, p.j}
+		out[k] = f(p, ul, lr)
 	}
 	return out
+}
+
+// hmirrorP is the DSL's hmirror on a patch: flipped top to bottom within
+// its own bounding box.
+func hmirrorP(ps []pt) []pt {
+	return inBox(ps, func(p, ul, lr pt) pt { return pt{ul.i + lr.i - p.i, p.j} })
 }
 
 // vmirrorP is the DSL's vmirror on a patch: flipped left to right within
 // its own bounding box.
 func vmirrorP(ps []pt) []pt {
-	if len(ps) == 0 {
-		return nil
-	}
-	ul, lr := bounds(ps)
-	out := make([]pt, len(ps))
-	for k, p := range ps {
-		out[k] = pt{p.i, ul.j + lr.j - p.j}
-	}
-	return out
+	return inBox(ps, func(p, ul, lr pt) pt { return pt{p.i, ul.j + lr.j - p.j} })
 }
 
 // dmirrorP is the DSL's dmirror on a patch: transposed about its upper
 // left corner.
 func dmirrorP(ps []pt) []pt {
-	if len(ps) == 0 {
-		return nil
-	}
-	ul, _ := bounds(ps)
-	out := make([]pt, len(ps))
-	for k, p := range ps {
-		out[k] = pt{p.j - ul.j + ul.i, p.i - ul.i + ul.j}
-	}
-	return out
+	return inBox(ps, func(p, ul, _ pt) pt { return pt{p.j - ul.j + ul.i, p.i - ul.i + ul.j} })
 }
 
 // cmirrorP is the DSL's cmirror on a patch.
