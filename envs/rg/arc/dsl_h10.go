@@ -2,33 +2,6 @@ package arc
 
 // DSL helpers for the tenth batch of ported generators (rearc_gens10.go).
 
-// frontierObjs is the DSL's frontiers as object values (colour and
-// points): the grid's single-colour rows, then its single-colour columns.
-func frontierObjs(g Grid) []object {
-	h, w := dims(g)
-	var out []object
-	for i := range h {
-		if len(palette(g[i:i+1])) == 1 {
-			o := object{color: g[i][0]}
-			for j := range w {
-				o.cells = append(o.cells, pt{i, j})
-			}
-			out = append(out, o)
-		}
-	}
-	t := dmirror(g)
-	for j := range w {
-		if len(palette(t[j:j+1])) == 1 {
-			o := object{color: g[0][j]}
-			for i := range h {
-				o.cells = append(o.cells, pt{i, j})
-			}
-			out = append(out, o)
-		}
-	}
-	return out
-}
-
 // mirroredMosaic is the opening of dc0a314f and b8825c91: a connected
 // multicolour shape grown on an h×h canvas, made symmetric about the
 // diagonal, then mirrored into a 2h×2h grid with both axes of symmetry.

@@ -186,26 +186,26 @@ func occurrences(g Grid, obj []cell) []pt {
 
 // frontiers is the DSL's frontiers: the grid's single-colour rows, then
 // its single-colour columns, as objects.
-func frontiers(g Grid) [][]cell {
+func frontiers(g Grid) []object {
 	h, w := dims(g)
-	var out [][]cell
+	var out []object
 	for i := range h {
 		if len(palette(g[i:i+1])) == 1 {
-			var f []cell
+			o := object{color: g[i][0]}
 			for j := range w {
-				f = append(f, cell{g[i][j], pt{i, j}})
+				o.cells = append(o.cells, pt{i, j})
 			}
-			out = append(out, f)
+			out = append(out, o)
 		}
 	}
 	t := dmirror(g)
 	for j := range w {
 		if len(palette(t[j:j+1])) == 1 {
-			var f []cell
+			o := object{color: g[0][j]}
 			for i := range h {
-				f = append(f, cell{g[i][j], pt{i, j}})
+				o.cells = append(o.cells, pt{i, j})
 			}
-			out = append(out, f)
+			out = append(out, o)
 		}
 	}
 	return out
