@@ -2,87 +2,9 @@ package arc
 
 // DSL helpers for the tenth batch of ported generators (rearc_gens10.go).
 
-// dneighbors are the four cells next to p (possibly outside the grid).
-func dneighbors(p pt) []pt {
-	return []pt{{p.i - 1, p.j}, {p.i + 1, p.j}, {p.i, p.j - 1}, {p.i, p.j + 1}}
-}
-
-// asobject is the grid's cells with their colours, row by row.
-func asobject(g Grid) []cell {
-	var cs []cell
-	for _, p := range asindices(g) {
-		cs = append(cs, cell{g[p.i][p.j], p})
-	}
-	return cs
-}
-
-// recolor gives every point colour c.
-func recolor(c int, ps []pt) []cell {
-	cs := make([]cell, len(ps))
-	for k, p := range ps {
-		cs[k] = cell{c, p}
-	}
-	return cs
-}
-
-// shiftC is the DSL's shift on an object.
-func shiftC(cs []cell, di, dj int) []cell {
-	out := make([]cell, len(cs))
-	for k, c := range cs {
-		out[k] = cell{c.c, pt{c.p.i + di, c.p.j + dj}}
-	}
-	return out
-}
-
-// toindices is the object's points.
-func toindices(cs []cell) []pt {
-	ps := make([]pt, len(cs))
-	for k, c := range cs {
-		ps[k] = c.p
-	}
-	return ps
-}
-
-// colorcount is how many cells of the grid have colour c.
-func colorcount(g Grid, c int) int {
-	n := 0
-	for _, row := range g {
-		for _, v := range row {
-			if v == c {
-				n++
-			}
-		}
-	}
-	return n
-}
-
-// occurrences are the offsets at which the object, normalised, lies
-// entirely inside the grid with every cell matching.
-func occurrences(g Grid, obj []cell) []pt {
-	ul, _ := bounds(toindices(obj))
-	normed := shiftC(obj, -ul.i, -ul.j)
-	h, w := dims(g)
-	var out []pt
-	for i := range h {
-		for j := range w {
-			ok := true
-			for _, c := range normed {
-				a, b := c.p.i+i, c.p.j+j
-				if a < 0 || a >= h || b < 0 || b >= w || g[a][b] != c.c {
-					ok = false
-					break
-				}
-			}
-			if ok {
-				out = append(out, pt{i, j})
-			}
-		}
-	}
-	return out
-}
-
-// frontiers are the grid's single-colour rows and columns, as objects.
-func frontiers(g Grid) []object {
+// frontierObjs is the DSL's frontiers as object values (colour and
+// points): the grid's single-colour rows, then its single-colour columns.
+func frontierObjs(g Grid) []object {
 	h, w := dims(g)
 	var out []object
 	for i := range h {
@@ -105,60 +27,6 @@ func frontiers(g Grid) []object {
 		}
 	}
 	return out
-}
-
-// drawSet is a set of points that can also be drawn from uniformly (its
-// order is insertion order, with swap-removal).
-type drawSet struct {
-	at   map[pt]int
-	list []pt
-}
-
-func newDrawSet(ps []pt) *drawSet {
-	s := &drawSet{at: map[pt]int{}}
-	for _, p := range ps {
-		s.add(p)
-	}
-	return s
-}
-
-func (s *drawSet) add(p pt) {
-	if _, ok := s.at[p]; !ok {
-		s.at[p] = len(s.list)
-		s.list = append(s.list, p)
-	}
-}
-
-func (s *drawSet) has(p pt) bool { _, ok := s.at[p]; return ok }
-
-func (s *drawSet) hasAll(ps []pt) bool {
-	for _, p := range ps {
-		if !s.has(p) {
-			return false
-		}
-	}
-	return true
-}
-
-func (s *drawSet) remove(ps ...pt) {
-	for _, p := range ps {
-		k, ok := s.at[p]
-		if !ok {
-			continue
-		}
-		last := s.list[len(s.list)-1]
-		s.list[k], s.at[last] = last, k
-		s.list = s.list[:len(s.list)-1]
-		delete(s.at, p)
-	}
-}
-
-func (s *drawSet) size() int { return len(s.list) }
-
-// corners are the four corners of the points' bounding box.
-func corners(ps []pt) []pt {
-	ul, lr := bounds(ps)
-	return []pt{ul, {ul.i, lr.j}, {lr.i, ul.j}, lr}
 }
 
 // mirroredMosaic is the opening of dc0a314f and b8825c91: a connected
@@ -209,77 +77,6 @@ func connected8(ps []pt) bool {
 		}
 	}
 	return len(seen) == in.size()
-}
-
-// mostcolor is the DSL's mostcolor on a grid (a tie goes to the smallest
-// colour).
-func mostcolor(g Grid) int {
-	var n [10]int
-	for _, row := range g {
-		for _, v := range row {
-			if v >= 0 && v < 10 {
-				n[v]++
-			}
-		}
-	}
-	best := 0
-	for c := 1; c < 10; c++ {
-		if n[c] > n[best] {
-			best = c
-		}
-	}
-	return best
-}
-
-// objectsX is the DSL's objects(grid, univalued, diagonal, without_bg),
-// each object a list of cells, found row by row.
-func objectsX(g Grid, univalued, diagonal, withoutBg bool) [][]cell {
-	h, w := dims(g)
-	bg := -100
-	if withoutBg {
-		bg = mostcolor(g)
-	}
-	around := dneighbors
-	if diagonal {
-		around = neighbors
-	}
-	seen := make([][]bool, h)
-	for i := range seen {
-		seen[i] = make([]bool, w)
-	}
-	var objs [][]cell
-	for _, start := range asindices(g) {
-		val := g[start.i][start.j]
-		if seen[start.i][start.j] || val == bg {
-			continue
-		}
-		var obj []cell
-		stack := []pt{start}
-		seen[start.i][start.j] = true
-		for len(stack) > 0 {
-			p := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			obj = append(obj, cell{g[p.i][p.j], p})
-			for _, q := range around(p) {
-				if q.i < 0 || q.i >= h || q.j < 0 || q.j >= w || seen[q.i][q.j] {
-					continue
-				}
-				v := g[q.i][q.j]
-				if (univalued && v == val) || (!univalued && v != bg) {
-					seen[q.i][q.j] = true
-					stack = append(stack, q)
-				}
-			}
-		}
-		objs = append(objs, obj)
-	}
-	return objs
-}
-
-// normalizeC is the DSL's normalize on an object.
-func normalizeC(cs []cell) []cell {
-	ul, _ := bounds(toindices(cs))
-	return shiftC(cs, -ul.i, -ul.j)
 }
 
 // hmirrorC is the DSL's hmirror on an object: flipped top to bottom
