@@ -67,3 +67,4 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzJSONLIndex$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./envs/dataset
 	$(GO) test -run '^$$' -fuzz '^FuzzParquet$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./envs/dataset
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./internal/prompt
+	$(GO) test -run '^$$' -fuzz '^FuzzParseAction$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./envs/retail

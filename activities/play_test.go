@@ -8,7 +8,6 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/quarry-rl/quarry/internal/blob"
-	"github.com/quarry-rl/quarry/internal/inference"
 	"github.com/quarry-rl/quarry/internal/openaitest"
 	"github.com/quarry-rl/quarry/internal/turnlog"
 	"github.com/quarry-rl/quarry/schema"
@@ -17,17 +16,10 @@ import (
 // playEnv runs PlayTurns for a one-episode GuessTheNumber job against srv.
 func playEnv(t *testing.T, srv *openaitest.Server, extra string) (*Activities, *testsuite.TestActivityEnvironment, EpisodeRef) {
 	t.Helper()
-	s := spec(t, `{job: p, envs: [{id: game:GuessTheNumber-v0-hard}], tasks: 1, `+extra+`policy: {kind: openai, openai: {endpoints: ['`+
-		srv.BaseURL()+`'], model: `+openaitest.DefaultModel+`}}}`)
-	a := newActivities(t)
-	a.turns().poolOptions = []inference.Option{inference.WithBackoff(time.Millisecond, 10*time.Millisecond)}
-	plans, err := ResolveEnvs(a.Envs, s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, ep := endpointEpisode(t, srv, extra, "")
 	env := (&testsuite.WorkflowTestSuite{}).NewTestActivityEnvironment()
 	env.RegisterActivity(a.PlayTurns)
-	return a, env, EpisodeRef{Spec: s, Env: plans[0], Slot: s.BatchSlots(0)[0]}
+	return a, env, ep
 }
 
 func play(t *testing.T, a *Activities, env *testsuite.TestActivityEnvironment, in PlayInput) PlayResult {

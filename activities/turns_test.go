@@ -28,7 +28,18 @@ type generateEnv struct {
 
 func newGenerateEnv(t *testing.T, srv *openaitest.Server, openai string) *generateEnv {
 	t.Helper()
-	s := spec(t, `{job: g, envs: [{id: game:GuessTheNumber-v0-hard}], tasks: 1, policy: {kind: openai, openai: {endpoints: ['`+
+	a, ep := endpointEpisode(t, srv, "", openai)
+	env := (&testsuite.WorkflowTestSuite{}).NewTestActivityEnvironment()
+	env.RegisterActivity(a.Generate)
+	return &generateEnv{a: a, env: env, ep: ep}
+}
+
+// endpointEpisode is the first episode of a one-task GuessTheNumber job
+// against srv (job fields and openai fields added), and activities with a
+// short retry backoff.
+func endpointEpisode(t *testing.T, srv *openaitest.Server, job, openai string) (*Activities, EpisodeRef) {
+	t.Helper()
+	s := spec(t, `{job: g, envs: [{id: game:GuessTheNumber-v0-hard}], tasks: 1, `+job+`policy: {kind: openai, openai: {endpoints: ['`+
 		srv.BaseURL()+`'], model: `+openaitest.DefaultModel+`, `+openai+`}}}`)
 	a := newActivities(t)
 	a.turns().poolOptions = []inference.Option{inference.WithBackoff(time.Millisecond, 10*time.Millisecond)}
@@ -36,9 +47,7 @@ func newGenerateEnv(t *testing.T, srv *openaitest.Server, openai string) *genera
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := (&testsuite.WorkflowTestSuite{}).NewTestActivityEnvironment()
-	env.RegisterActivity(a.Generate)
-	return &generateEnv{a: a, env: env, ep: EpisodeRef{Spec: s, Env: plans[0], Slot: s.BatchSlots(0)[0]}}
+	return a, EpisodeRef{Spec: s, Env: plans[0], Slot: s.BatchSlots(0)[0]}
 }
 
 func (g *generateEnv) run(t *testing.T, in GenerateInput) (schema.TurnRecord, error) {

@@ -101,6 +101,10 @@ type TurnRecord struct {
 	Success     bool     `json:"success"` // the env reported the task solved (meaningful when the episode ends)
 	EnvMs       float64  `json:"env_ms"`
 	Info        *string  `json:"info"` // JSON object: the env's step info
+	// AgentID and AgentRole name the acting agent of a multi-agent env's
+	// turn (the agent_id and agent_role columns); nil for single-agent envs.
+	AgentID   *string `json:"agent_id,omitempty"`
+	AgentRole *string `json:"agent_role,omitempty"`
 
 	// Both phases.
 	ErrorClass *string `json:"error_class"` // a non-fatal problem the turn recorded; nil when none

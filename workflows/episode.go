@@ -217,16 +217,24 @@ func (e *episodeRun) play() (activities.EpisodeOutcome, error) {
 		if err != nil {
 			return out, err
 		}
-		ref := act.Ref
-		st.Head = &ref
-		st.Turn++
-		st.TotalReward += act.Reward
-		if act.Done {
-			out.Success, out.StopReason = act.Success, act.StopReason
+		if e.accept(act, &out) {
 			break
 		}
 	}
 	return e.finish(out)
+}
+
+// accept folds an accepted turn into the state and reports whether it
+// ended the episode (then out says how).
+func (e *episodeRun) accept(act activities.ActResult, out *activities.EpisodeOutcome) bool {
+	ref := act.Ref
+	e.st.Head = &ref
+	e.st.Turn++
+	e.st.TotalReward += act.Reward
+	if act.Done {
+		out.Success, out.StopReason = act.Success, act.StopReason
+	}
+	return act.Done
 }
 
 // finish closes the episode's tool sessions and fills in its outcome.
@@ -281,12 +289,7 @@ func (e *episodeRun) playEpisode() (activities.EpisodeOutcome, error) {
 			return out, err
 		}
 		st.ToolQueue = act.HostQueue
-		ref := act.Ref
-		st.Head = &ref
-		st.Turn++
-		st.TotalReward += act.Reward
-		if act.Done {
-			out.Success, out.StopReason = act.Success, act.StopReason
+		if e.accept(act, &out) {
 			break
 		}
 	}
@@ -325,11 +328,7 @@ func (e *episodeRun) playTurns() (activities.PlayResult, int, error) {
 			e.advance(f.Progress)
 		}
 		if !hasType(err, activities.ErrTypeEndpointDown) {
-			st.TurnFaults, st.TurnFault = 0, ""
-			if st.Waiting {
-				st.Waiting = false
-				e.signalJob(false, "")
-			}
+			e.endpointAnswered()
 			return res, base, err
 		}
 		st.TurnFaults, st.TurnFault = f.Turn.FailedAttempts, f.Turn.LastFault
@@ -393,11 +392,7 @@ func (e *episodeRun) generate() (activities.GenerateResult, error) {
 			return gen, err
 		}
 		if !hasType(err, activities.ErrTypeEndpointDown) {
-			e.st.TurnFaults, e.st.TurnFault = 0, ""
-			if e.st.Waiting {
-				e.st.Waiting = false
-				e.signalJob(false, "")
-			}
+			e.endpointAnswered()
 			return gen, err
 		}
 		var f activities.GenerateFailure
@@ -409,6 +404,16 @@ func (e *episodeRun) generate() (activities.GenerateResult, error) {
 			return gen, err
 		}
 		in.AttemptBase = e.base + generateStride*min(schedule, generateSchedules)
+	}
+}
+
+// endpointAnswered clears the turn's fault count and, when the episode was
+// waiting for the endpoint, tells the job it goes on.
+func (e *episodeRun) endpointAnswered() {
+	e.st.TurnFaults, e.st.TurnFault = 0, ""
+	if e.st.Waiting {
+		e.st.Waiting = false
+		e.signalJob(false, "")
 	}
 }
 

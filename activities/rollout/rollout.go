@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/quarry-rl/quarry/envs"
+	"github.com/quarry-rl/quarry/envs/multiagent"
 	"github.com/quarry-rl/quarry/schema"
 )
 
@@ -144,6 +145,9 @@ func ActRecord(gen schema.TurnRecord, envVersion string, res envs.StepResult, en
 	if b, err := json.Marshal(res.Info); err == nil && string(b) != "{}" {
 		s := string(b)
 		act.Info = &s
+	}
+	if a, ok := multiagent.AgentOf(res.Info); ok {
+		act.AgentID, act.AgentRole = &a.ID, &a.Role
 	}
 	switch {
 	case res.Info.FormatError:

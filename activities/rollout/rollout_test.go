@@ -68,6 +68,28 @@ func TestOracleEpisodeRecords(t *testing.T) {
 	}
 }
 
+// A multi-agent env's turns name their acting agent: the agent_id and
+// agent_role columns; a single-agent env's leave them null.
+func TestAgentColumns(t *testing.T) {
+	ep := play(t, "multiagent:retail-v0", schema.PolicyOracle, envs.WrapChat, 0, 3)
+	if !ep.Success {
+		t.Fatalf("the oracle assistant failed: %+v", ep)
+	}
+	for _, rec := range ep.Records {
+		if rec.Phase != schema.PhaseAct {
+			continue
+		}
+		if rec.AgentID == nil || rec.AgentRole == nil || *rec.AgentRole != "assistant" || *rec.AgentID == "" {
+			t.Fatalf("turn %d: agent %v, role %v; want the assistant named", rec.Turn, rec.AgentID, rec.AgentRole)
+		}
+	}
+	for _, rec := range play(t, "game:GuessTheNumber-v0-hard", schema.PolicyOracle, envs.WrapChat, 0, 9).Records {
+		if rec.AgentID != nil || rec.AgentRole != nil {
+			t.Fatalf("a single-agent env's turn %d names an agent", rec.Turn)
+		}
+	}
+}
+
 func TestConcatStartsSegments(t *testing.T) {
 	ep := play(t, "game:GuessTheNumber-v0-hard", schema.PolicyOracle, envs.WrapConcatWithAction, 0, 9)
 	if ep.Turns < 2 {

@@ -24,6 +24,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/games/wordsearch"
 	"github.com/quarry-rl/quarry/envs/mathenv"
 	"github.com/quarry-rl/quarry/envs/qaenv"
+	"github.com/quarry-rl/quarry/envs/retail"
 	"github.com/quarry-rl/quarry/envs/rg/algebra"
 	"github.com/quarry-rl/quarry/envs/rg/algorithmic"
 	"github.com/quarry-rl/quarry/envs/rg/arc"
@@ -68,6 +69,7 @@ var registrars = []struct {
 	{"rg/induction", induction.Register},
 	{"rg/algebra", algebra.Register},
 	{"rg/cognition", cognition.Register},
+	{"retail", retail.Register},
 }
 
 // Option configures New.

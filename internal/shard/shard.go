@@ -456,6 +456,7 @@ func turnRow(in *Input, e *Episode, id string, t turnlog.Turn) schema.TurnRow {
 		ResponseLogprobs: g.ResponseLogprobs, ResponseLen: int32(g.ResponseLen), FinishReason: g.FinishReason,
 		ResponseID: nonEmpty(g.ResponseID),
 
+		AgentID: a.AgentID, AgentRole: a.AgentRole,
 		GenerationMs: g.GenerationMs, EnvMs: a.EnvMs, ErrorClass: errorClass,
 		GroundTruth: e.GroundTruth, ExtraInfo: a.Info,
 		FailedAttempts: failedAttempts(g), LastFault: g.LastFault,
