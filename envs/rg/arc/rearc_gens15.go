@@ -13,7 +13,7 @@ var rearcGens15 = []rearcEntry{
 			h, w := g.unif(3, 30), g.unif(3, 30)
 			bgc := choice(g, cols)
 			gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
-			inds := newPset(asindices(gi))
+			inds := newDrawSet(asindices(gi))
 			iforb, jforb := map[int]bool{}, map[int]bool{}
 			for _, col := range []int{2, 1, 3} {
 				hi := h / 2
@@ -55,7 +55,7 @@ var rearcGens15 = []rearcEntry{
 		bnds := asindices(canvas(bgc, h, w))
 		sp := choice(g, bnds)
 		ub := min(float64(h*w-1), max(1, (2.0/3)*float64(h*w)))
-		ncells := g.unifF(1, ub)
+		ncells := g.unifFloor(1, ub)
 		shp := shift(grow(g, bnds, []pt{sp}, ncells), 1, 1)
 		c2 := canvas(bgc, h+2, w+2)
 		gi, gout := fill(c2, cola, shp), fill(c2, colb, shp)
@@ -159,12 +159,12 @@ var rearcGens15 = []rearcEntry{
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
 		for a := -vp; a < h+1; a += vp {
 			for b := -hp; b < w+1; b += hp {
-				gout = paint(gout, shiftO(obj, a, b+1))
+				gout = paint(gout, shiftC(obj, a, b+1))
 			}
 		}
 		for a := -vp; a < h+1; a += vp {
 			for b := -hp; b < w+1; b += hp {
-				gi = paint(gi, shiftO(obj, a, b))
+				gi = paint(gi, shiftC(obj, a, b))
 			}
 		}
 		ioffs, joffs := g.unif(1, h-2*vp), g.unif(1, w-2*hp)
@@ -219,16 +219,16 @@ var rearcGens15 = []rearcEntry{
 		maxtr := 5 * nobjs
 		bgc := choice(g, cols)
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
-		inds := newPset(asindices(gi))
+		inds := newDrawSet(asindices(gi))
 		for tr, succ := 0, 0; succ < nobjs && tr < maxtr; tr++ {
 			o := choice(g, arr)
-			loc := choice(g, inds.s)
-			oplcd := shiftO(o.out, loc.i, loc.j)
+			loc := choice(g, inds.list)
+			oplcd := shiftC(o.out, loc.i, loc.j)
 			if oi := toindices(oplcd); inds.hasAll(oi) {
 				succ++
-				gi = paint(gi, shiftO(o.in, loc.i, loc.j))
+				gi = paint(gi, shiftC(o.in, loc.i, loc.j))
 				gout = paint(gout, oplcd)
-				inds.removeAll(oi)
+				inds.remove(oi...)
 			}
 		}
 		return gi, gout
@@ -268,10 +268,10 @@ var rearcGens15 = []rearcEntry{
 		rem := without(cols, bgc)
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
 		num := g.unif(1, 16)
-		indss := newPset(asindices(gi))
+		indss := newDrawSet(asindices(gi))
 		maxtrials := 4 * num
 		for tr, succ := 0, 0; succ < num && tr <= maxtrials; tr++ {
-			if len(rem) == 0 || len(indss.s) == 0 {
+			if len(rem) == 0 || len(indss.list) == 0 {
 				break
 			}
 			oh, ow := g.randint(1, 7), g.randint(1, 7)
@@ -289,8 +289,8 @@ var rearcGens15 = []rearcEntry{
 					gout = fill(gout, 3, backdropP(inbox(bd)))
 				}
 				succ++
-				indss.removeAll(bd)
-				indss.removeAll(outbox(l, lr))
+				indss.remove(bd...)
+				indss.remove(outbox(l, lr)...)
 			}
 		}
 		return gi, gout
@@ -309,7 +309,7 @@ var rearcGens15 = []rearcEntry{
 		}
 		locih, locjh := g.randint(0, h-ph), g.randint(0, w-1)
 		locjw, lociw := g.randint(0, w-pw), g.randint(0, h-1)
-		hbar, wbar = shiftO(hbar, locih, locjh), shiftO(wbar, lociw, locjw)
+		hbar, wbar = shiftC(hbar, locih, locjh), shiftC(wbar, lociw, locjw)
 		col := choice(g, rem)
 		for k := range hbar {
 			if abs(hbar[k].p.i-lociw)%ph == 0 {
@@ -325,12 +325,12 @@ var rearcGens15 = []rearcEntry{
 		gi := paint(paint(canv, hbar), wbar)
 		gout := copyGrid(gi)
 		for k := range h/ph + 1 {
-			gout = paint(gout, shiftO(hbar, k*ph, 0))
-			gout = paint(gout, shiftO(hbar, -k*ph, 0))
+			gout = paint(gout, shiftC(hbar, k*ph, 0))
+			gout = paint(gout, shiftC(hbar, -k*ph, 0))
 		}
 		for k := range w/pw + 1 {
-			gout = paint(gout, shiftO(wbar, 0, k*pw))
-			gout = paint(gout, shiftO(wbar, 0, -k*pw))
+			gout = paint(gout, shiftC(wbar, 0, k*pw))
+			gout = paint(gout, shiftC(wbar, 0, -k*pw))
 		}
 		return gi, gout
 	}},
@@ -342,7 +342,7 @@ var rearcGens15 = []rearcEntry{
 		numsq := g.unif(1, h*w/20)
 		maxtr := 5 * numsq
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
-		inds := newPset(asindices(gi))
+		inds := newDrawSet(asindices(gi))
 		for tr, succ := 0, 0; tr < maxtr && succ < numsq; {
 			tr++
 			oh, ow := g.randint(3, 5), g.randint(3, 5)
@@ -353,7 +353,7 @@ var rearcGens15 = []rearcEntry{
 			l := choice(g, cands)
 			sq := backdrop(l, pt{l.i + oh - 1, l.j + ow - 1})
 			if inds.hasAll(sq) {
-				inds.removeAll(sq)
+				inds.remove(sq...)
 				succ++
 				col := choice(g, ccols)
 				crns := corners(sq)
@@ -545,7 +545,7 @@ var rearcGens15 = []rearcEntry{
 			f.take(p)
 			shp = append(shp, p)
 		}
-		for tries := 0; widthP(shp) == 1 && tries < 1000; tries++ {
+		for tries := 0; width(shp) == 1 && tries < 1000; tries++ {
 			p := f.pick(g)
 			f.take(p)
 			shp = append(shp, p)
@@ -578,14 +578,14 @@ var rearcGens15 = []rearcEntry{
 			f.take(p)
 			shp = append(shp, p)
 		}
-		for tries := 0; (heightP(shp) < 3 || widthP(shp) < 3) && tries < 1000; tries++ {
+		for tries := 0; (height(shp) < 3 || width(shp) < 3) && tries < 1000; tries++ {
 			p := f.pick(g)
 			f.take(p)
 			shp = append(shp, p)
 		}
 		vmshp := vmirrorP(shp)
 		if choice(g, []bool{true, false}) {
-			wd := widthP(shp)
+			wd := width(shp)
 			var kept []pt
 			for _, p := range vmshp {
 				if p.j != wd-1 {
@@ -594,8 +594,8 @@ var rearcGens15 = []rearcEntry{
 			}
 			vmshp = kept
 		}
-		shp = normalize(append(shp, shift(vmshp, 0, -widthP(vmshp))...))
-		oh, ow = heightP(shp), widthP(shp)
+		shp = normalize(append(shp, shift(vmshp, 0, -width(vmshp))...))
+		oh, ow = height(shp), width(shp)
 		cs := sample(g, allColors, 3)
 		bgc, objc, occcol := cs[0], cs[1], cs[2]
 		loci, locj := g.randint(1, h-oh-1), g.randint(1, w-ow-1)
@@ -663,13 +663,13 @@ var rearcGens15 = []rearcEntry{
 		shp := shift(grow(g, minus(inds, []pt{sp}), []pt{sp}, ncells), 1, 1)
 		gg := asobject(fill(smallc, fgc, shp))
 		gg2 := asobject(fill(smallc, linc, shp))
-		gi := paint(c, shiftO(gg, srcloc.i, srcloc.j))
+		gi := paint(c, shiftC(gg, srcloc.i, srcloc.j))
 		gout := copyGrid(gi)
 		ncc := ncells + 1
 		for _, rl := range minus(llocs, []pt{srcloc}) {
 			sub := sample(g, shp, g.randint(0, ncc))
-			gi = paint(gi, shiftO(asobject(fill(smallc, fgc, sub)), rl.i, rl.j))
-			gout = paint(gout, shiftO(gg2, rl.i, rl.j))
+			gi = paint(gi, shiftC(asobject(fill(smallc, fgc, sub)), rl.i, rl.j))
+			gout = paint(gout, shiftC(gg2, rl.i, rl.j))
 			gout = fill(gout, fgc, shift(sub, rl.i, rl.j))
 		}
 		return gi, gout
@@ -682,10 +682,10 @@ var rearcGens15 = []rearcEntry{
 		bgc := choice(g, cols)
 		rem := without(cols, bgc)
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
-		inds := newPset(asindices(gi))
+		inds := newDrawSet(asindices(gi))
 		ccols := sample(g, rem, g.unif(1, 8))
 		for tr, succ := 0, 0; succ < nobjs && tr < maxtr; {
-			if len(inds.s) == 0 {
+			if len(inds.list) == 0 {
 				break
 			}
 			tr++
@@ -697,7 +697,7 @@ var rearcGens15 = []rearcEntry{
 				t = hmirror(t)
 			}
 			t = upscale(t, od)
-			loc := choice(g, inds.s)
+			loc := choice(g, inds.list)
 			inobj := shift(ofcolor(t, col), loc.i, loc.j)
 			eights := shift(ofcolor(t, 8), loc.i, loc.j)
 			outi := append(append([]pt(nil), inobj...), eights...)
@@ -709,8 +709,8 @@ var rearcGens15 = []rearcEntry{
 			}
 			if inds.hasAll(inobj) && inside {
 				succ++
-				inds.removeAll(outi)
-				inds.removeAll(neighborsAll(outi))
+				inds.remove(outi...)
+				inds.remove(neighborsAll(outi)...)
 				gi = fill(gi, col, inobj)
 				gout = fill(fill(gout, col, inobj), 8, eights)
 			}
@@ -838,10 +838,10 @@ var rearcGens15 = []rearcEntry{
 			gi := canvas(bgc, h, w)
 			numcells := g.unif(nobjs+1, 36)
 			base := asindices(canvas(-1, 6, 6))
-			inds := newPset(asindices(gi))
+			inds := newDrawSet(asindices(gi))
 			var out []int
 			for k := range nobjs {
-				if len(inds.s) == 0 || numcells < 2 {
+				if len(inds.list) == 0 || numcells < 2 {
 					break
 				}
 				numcells = g.unif(nobjs-k, numcells-1)
@@ -850,7 +850,7 @@ var rearcGens15 = []rearcEntry{
 				}
 				sp := choice(g, base)
 				shp := normalize(grow(g, minus(base, []pt{sp}), []pt{sp}, numcells-1))
-				sh, sw := heightP(shp), widthP(shp)
+				sh, sw := height(shp), width(shp)
 				rems := inds.filter(func(p pt) bool { return p.i <= h-sh && p.j <= w-sw })
 				if len(rems) == 0 {
 					break
@@ -858,15 +858,15 @@ var rearcGens15 = []rearcEntry{
 				loc := choice(g, rems)
 				valid := false
 				for tr := 0; !valid && tr < 10; tr++ {
-					loc = choice(g, inds.s)
+					loc = choice(g, inds.list)
 					valid = inds.hasAll(shift(shp, loc.i, loc.j))
 				}
 				if valid {
 					plcd := shift(shp, loc.i, loc.j)
 					col := choice(g, rem)
 					out = append(out, col)
-					inds.removeAll(plcd)
-					inds.removeAll(neighborsAll(plcd))
+					inds.remove(plcd...)
+					inds.remove(neighborsAll(plcd)...)
 					gi = fill(gi, col, plcd)
 				}
 			}
@@ -883,11 +883,11 @@ var rearcGens15 = []rearcEntry{
 		ccols := sample(g, without(cols, bgc), g.unif(2, 7))
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
 		num := g.unif(1, h*w/25)
-		indss := newPset(asindices(gi))
+		indss := newDrawSet(asindices(gi))
 		maxtrials := 4 * num
 		subs := indss.filter(func(p pt) bool { return p.i < h-5 && p.j < w-5 })
 		for tr, succ := 0, 0; succ < num && tr <= maxtrials; tr++ {
-			if len(indss.s) == 0 {
+			if len(indss.list) == 0 {
 				break
 			}
 			if len(subs) == 0 {
@@ -907,7 +907,7 @@ var rearcGens15 = []rearcEntry{
 				gi = fill(gi, ca, []pt{cp})
 				gi = fill(gi, cb, dneighbors(cp))
 				succ++
-				indss.removeAll(bd)
+				indss.remove(bd...)
 			}
 		}
 		return gi, gout
@@ -921,7 +921,7 @@ var rearcGens15 = []rearcEntry{
 		rem := without(allColors, bgc)
 		gi := canvas(bgc, h, w)
 		var gout Grid
-		inds := newPset(asindices(gi))
+		inds := newDrawSet(asindices(gi))
 		for tr, succ := 0, 0; tr < maxtr && succ < nobjs; {
 			oh, ow := g.randint(2, 6), g.randint(2, 6)
 			bx := asindices(canvas(-1, oh, ow))
@@ -936,7 +936,7 @@ var rearcGens15 = []rearcEntry{
 				obj3 := recolor(choice(g, without(rem, coll)), minus(shp, []pt{idx}))
 				obj = append([]cell{{coll, idx}}, obj3...)
 				o3 := toindices(obj3)
-				gout = paint(canvas(bgc, heightP(o3), widthP(o3)), normalizeO(obj3))
+				gout = paint(canvas(bgc, height(o3), width(o3)), normalizeC(obj3))
 			} else {
 				obj = recolor(choice(g, rem), shp)
 			}
@@ -946,12 +946,12 @@ var rearcGens15 = []rearcEntry{
 				continue
 			}
 			loc := choice(g, locopts)
-			plcd := shiftO(obj, loc.i, loc.j)
+			plcd := shiftC(obj, loc.i, loc.j)
 			if pi := toindices(plcd); inds.hasAll(pi) {
 				gi = paint(gi, plcd)
 				succ++
-				inds.removeAll(pi)
-				inds.removeAll(neighborsAll(pi))
+				inds.remove(pi...)
+				inds.remove(neighborsAll(pi)...)
 			}
 		}
 		return gi, gout
@@ -1075,10 +1075,10 @@ var rearcGens15 = []rearcEntry{
 			c = trim(c)
 		}
 		obj := ofcolor(c, objc)
-		od := heightP(obj)
+		od := height(obj)
 		loci, locj := g.randint(1, h-2*od), g.randint(1, w-2*od)
 		obj = shift(obj, loci, locj)
-		bd := newPset(backdropP(obj))
+		bd := newDrawSet(backdropP(obj))
 		p := 0
 		for ; p < 60; p++ {
 			hit := false
@@ -1091,11 +1091,11 @@ var rearcGens15 = []rearcEntry{
 		}
 		obj2 := shift(obj, p, p)
 		nbhs := neighborsAll(obj)
-		for tries := 0; len(intersect(obj2, nbhs)) == 0 && tries < 60; tries++ {
+		for tries := 0; len(intersection(obj2, nbhs)) == 0 && tries < 60; tries++ {
 			nbhs = neighborsAll(nbhs)
 		}
 		gi := fill(canvas(bgc, h, w), objc, obj)
-		gi = fill(gi, remc, intersect(obj2, nbhs))
+		gi = fill(gi, remc, intersection(obj2, nbhs))
 		gout := gi
 		for k := range 30 {
 			newg := fill(gout, remc, shift(obj, p*(k+1), p*(k+1)))
@@ -1116,7 +1116,7 @@ var rearcGens15 = []rearcEntry{
 			gi := canvas(bgc, h, w)
 			nsq := g.unif(2, h*w/30)
 			maxtr := 5 * nsq
-			inds := newPset(asindices(gi))
+			inds := newDrawSet(asindices(gi))
 			var pats [][]pt
 			for tr, succ := 0, 0; tr < maxtr && succ < nsq; {
 				tr++
@@ -1129,8 +1129,8 @@ var rearcGens15 = []rearcEntry{
 				bd := backdrop(l, pt{l.i + oh - 1, l.j + ow - 1})
 				if inds.hasAll(bd) {
 					succ++
-					inds.removeAll(bd)
-					inds.removeAll(neighborsAll(bd))
+					inds.remove(bd...)
+					inds.remove(neighborsAll(bd)...)
 					gi = fill(gi, choice(g, ccols), bd)
 					pats = append(pats, bd)
 				}
@@ -1168,7 +1168,7 @@ var rearcGens15 = []rearcEntry{
 		for k := range ncols - 1 {
 			var objs [][]pt
 			for _, o := range objects(gi) {
-				if heightP(o.cells) > 5 || widthP(o.cells) > 5 {
+				if height(o.cells) > 5 || width(o.cells) > 5 {
 					objs = append(objs, o.cells)
 				}
 			}
@@ -1176,7 +1176,7 @@ var rearcGens15 = []rearcEntry{
 				break
 			}
 			obj := choice(g, objs)
-			oh, ow := heightP(obj), widthP(obj)
+			oh, ow := height(obj), width(obj)
 			ax := 1
 			switch {
 			case oh > 5 && ow > 5:
@@ -1208,7 +1208,7 @@ var rearcGens15 = []rearcEntry{
 		allow := make([]int, len(objs))
 		sum := 0
 		for k, o := range objs {
-			allow[k] = max(1, (heightP(o.cells)-2)*(widthP(o.cells)-2)/2)
+			allow[k] = max(1, (height(o.cells)-2)*(width(o.cells)-2)/2)
 			sum += allow[k]
 		}
 		meann := max(1, int(float64(sum)/float64(len(allow))))
@@ -1248,7 +1248,7 @@ var rearcGens15 = []rearcEntry{
 		nobjs := g.unif(2, h*w/16)
 		maxtr := 5 * nobjs
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
-		inds := newPset(asindices(gi))
+		inds := newDrawSet(asindices(gi))
 		for tr, succ := 0, 0; succ < nobjs && tr < maxtr; {
 			tr++
 			var obji []pt
@@ -1270,7 +1270,7 @@ var rearcGens15 = []rearcEntry{
 				}
 				obji = normalize(obji)
 			}
-			oh, ow := heightP(obji), widthP(obji)
+			oh, ow := height(obji), width(obji)
 			flag := (oh == 3 || oh == 5) && (ow == 3 || ow == 5) && len(obji) == len(dedup(box(obji))) && len(minus(obji, box(obji))) == 0
 			objo, tocover := obji, obji
 			if flag {
@@ -1286,9 +1286,9 @@ var rearcGens15 = []rearcEntry{
 			if inds.hasAll(plcdi) {
 				succ++
 				tc := shift(tocover, loc.i, loc.j)
-				inds.removeAll(tc)
+				inds.remove(tc...)
 				for _, q := range tc {
-					inds.removeAll(dneighbors(q))
+					inds.remove(dneighbors(q)...)
 				}
 				col := choice(g, ccols)
 				gi = fill(gi, col, plcdi)
@@ -1308,11 +1308,11 @@ var rearcGens15 = []rearcEntry{
 		rem := without(cols, bgc)
 		gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
 		num := g.unif(1, 10)
-		indss := newPset(asindices(gi))
+		indss := newDrawSet(asindices(gi))
 		maxtrials := 4 * num
 		for tr, succ := 0, 0; succ < num && tr <= maxtrials; {
 			tr++
-			if len(rem) == 0 || len(indss.s) == 0 {
+			if len(rem) == 0 || len(indss.list) == 0 {
 				break
 			}
 			oh, ow := g.randint(5, 7), g.randint(5, 7)
@@ -1345,7 +1345,7 @@ var rearcGens15 = []rearcEntry{
 					inpart = append(inpart, q)
 				}
 			}
-			hi, wi := heightP(inpart), widthP(inpart)
+			hi, wi := height(inpart), width(inpart)
 			incol := bgc
 			if hi == wi && len(inpart) == hi*wi {
 				incol = 2
@@ -1353,8 +1353,8 @@ var rearcGens15 = []rearcEntry{
 			gi = fill(fill(gi, col, bd), bgc, inpart)
 			gout = fill(fill(gout, col, bd), incol, inpart)
 			succ++
-			indss.removeAll(bd)
-			indss.removeAll(outbox(l, lr))
+			indss.remove(bd...)
+			indss.remove(outbox(l, lr)...)
 		}
 		return gi, gout
 	}},
@@ -1377,7 +1377,7 @@ var rearcGens15 = []rearcEntry{
 		noccs := g.unif(2, h*w/((oh+2)*(ow+2)))
 		maxtr := 5 * noccs
 		gout := copyGrid(gi)
-		inds := newPset(all)
+		inds := newDrawSet(all)
 		for tr, succ := 0, 0; tr < maxtr && succ < noccs; {
 			tr++
 			cands := inds.filter(func(p pt) bool { return p.i <= h-oh && p.j <= w-ow })
@@ -1392,7 +1392,7 @@ var rearcGens15 = []rearcEntry{
 				continue
 			}
 			succ++
-			inds.removeAll(plcd)
+			inds.remove(plcd...)
 			gi, gout = fill(gi, 0, bd), fill(gout, 0, bd)
 			if succ == 1 {
 				gi = fill(gi, markercol, plcd)
@@ -1443,11 +1443,11 @@ var rearcGens15 = []rearcEntry{
 		gout := copyGrid(gi)
 		cond := true
 		// hline and vline: a full row or column segment of three cells.
-		if len(ooo) == 3 && heightP(ooo) == 1 && widthP(ooo) == 3 {
+		if len(ooo) == 3 && height(ooo) == 1 && width(ooo) == 3 {
 			gout = fill(gout, fgc, hfrontier(cp))
 			cond = false
 		}
-		if len(ooo) == 3 && widthP(ooo) == 1 && heightP(ooo) == 3 {
+		if len(ooo) == 3 && width(ooo) == 1 && height(ooo) == 3 {
 			gout = fill(gout, fgc, vfrontier(cp))
 			cond = false
 		}
@@ -1494,20 +1494,20 @@ var rearcGens15 = []rearcEntry{
 			gih, giw := g.unif(min(h, w)*2, 30), g.unif(min(h, w)*2, 30)
 			objs := make([][]cell, nc)
 			for k, c := range choscols {
-				objs[k] = normalizeO(append([]cell{{dotc, loc}}, recolor(c, cd[k])...))
+				objs[k] = normalizeC(append([]cell{{dotc, loc}}, recolor(c, cd[k])...))
 			}
 			maxtr := min(h, w) * 2
 			for range 100 {
 				ok := true
 				gi := canvas(bgc, gih, giw)
-				free := newPset(asindices(gi))
+				free := newDrawSet(asindices(gi))
 				for _, obj := range objs {
 					oi := toindices(obj)
-					oh, ow := heightP(oi), widthP(oi)
+					oh, ow := height(oi), width(oi)
 					var plcd []cell
 					placed := false
 					for tr := 0; tr < maxtr && !placed; tr++ {
-						plcd = shiftO(obj, g.randint(0, gih-oh), g.randint(0, giw-ow))
+						plcd = shiftC(obj, g.randint(0, gih-oh), g.randint(0, giw-ow))
 						placed = free.hasAll(toindices(plcd))
 					}
 					if !placed {
@@ -1516,8 +1516,8 @@ var rearcGens15 = []rearcEntry{
 					}
 					gi = paint(gi, plcd)
 					pi := toindices(plcd)
-					free.removeAll(pi)
-					free.removeAll(neighborsAll(pi))
+					free.remove(pi...)
+					free.remove(neighborsAll(pi)...)
 				}
 				if ok {
 					return gi, gout, true
@@ -1567,10 +1567,10 @@ func boxesOnCanvas(g *gen, eight bool) (Grid, Grid) {
 	rem := without(cols, bgc)
 	gi, gout := canvas(bgc, h, w), canvas(bgc, h, w)
 	num := g.unif(1, maxn)
-	indss := newPset(asindices(gi))
+	indss := newDrawSet(asindices(gi))
 	maxtrials := 4 * num
 	for tr, succ := 0, 0; succ < num && tr <= maxtrials; tr++ {
-		if len(rem) == 0 || len(indss.s) == 0 {
+		if len(rem) == 0 || len(indss.list) == 0 {
 			break
 		}
 		oh, ow := g.randint(3, 7), g.randint(3, 7)
@@ -1590,7 +1590,7 @@ func boxesOnCanvas(g *gen, eight bool) (Grid, Grid) {
 			}
 			gout = fill(gout, col, box([]pt{l, lr}))
 			succ++
-			indss.removeAll(bd)
+			indss.remove(bd...)
 		}
 	}
 	return gi, gout
@@ -1705,7 +1705,7 @@ func gen39a8645d(g *gen) (Grid, Grid, bool) {
 			sp := choice(g, bnds)
 			f.take(sp)
 			cobj := []pt{sp}
-			for (heightP(cobj) != oh || widthP(cobj) != ow) && len(cobj) < ncells {
+			for (height(cobj) != oh || width(cobj) != ow) && len(cobj) < ncells {
 				q := f.pick(g)
 				f.take(q)
 				cobj = append(cobj, q)
@@ -1747,7 +1747,7 @@ func gen39a8645d(g *gen) (Grid, Grid, bool) {
 	for _, c := range ccols {
 		nearCol[c] = map[pt]bool{}
 	}
-	inds := newPset(asindices(gi))
+	inds := newDrawSet(asindices(gi))
 	for tr, succ := 0, 0; tr < maxtr && succ < maxnocc; {
 		tr++
 		var cand []string
@@ -1775,9 +1775,9 @@ func gen39a8645d(g *gen) (Grid, Grid, bool) {
 		}
 		if ok {
 			succ++
-			inds.removeAll(plcd)
+			inds.remove(plcd...)
 			for _, q := range plcd {
-				inds.removeAll(dneighbors(q))
+				inds.remove(dneighbors(q)...)
 			}
 			gi = fill(gi, col, plcd)
 			for _, q := range plcd {
@@ -1792,7 +1792,7 @@ func gen39a8645d(g *gen) (Grid, Grid, bool) {
 			}
 		}
 	}
-	gout := fill(canvas(bgc, heightP(mcobj), widthP(mcobj)), mxcol, mcobj)
+	gout := fill(canvas(bgc, height(mcobj), width(mcobj)), mxcol, mcobj)
 	return gi, gout, true
 }
 
@@ -1812,7 +1812,7 @@ func gen4290ef0e(g *gen) (Grid, Grid, bool) {
 	}
 	gout := canvas(bgc, d+1, 2*d+1)
 	gout = paint(gout, asobject(quad))
-	gout = paint(gout, shiftO(asobject(vmirror(quad)), 0, d))
+	gout = paint(gout, shiftC(asobject(vmirror(quad)), 0, d))
 	gout = vconcat(gout, hmirror(gout)[1:])
 	if choice(g, []bool{true, false}) {
 		n := len(gout)
@@ -1831,13 +1831,13 @@ func gen4290ef0e(g *gen) (Grid, Grid, bool) {
 			}
 		}
 	}
-	slices.SortStableFunc(objs, func(a, b part) int { return widthP(a.cells) - widthP(b.cells) })
+	slices.SortStableFunc(objs, func(a, b part) int { return width(a.cells) - width(b.cells) })
 	gi := canvas(bgc, fullh, fullw)
 	fullinds := asindices(gi)
-	inds := newPset(fullinds)
+	inds := newDrawSet(fullinds)
 	for _, o := range objs {
 		obji := normalize(o.cells)
-		dd := widthP(o.cells)
+		dd := width(o.cells)
 		dh := max(0, dd/2-1)
 		var base []pt
 		for _, p := range fullinds {
@@ -1869,7 +1869,7 @@ func gen4290ef0e(g *gen) (Grid, Grid, bool) {
 		}
 		placed := shift(obji, loc.i, loc.j)
 		gi = fill(gi, o.col, placed)
-		inds.removeAll(placed)
+		inds.remove(placed...)
 	}
 	return gi, gout, true
 }
@@ -2007,7 +2007,7 @@ func gen90f3ed37(g *gen) (Grid, Grid, bool) {
 		mi := asindices(canvas(-1, hh, midpatw))
 		midpat = sample(g, mi, g.randint(midpatw, hh*midpatw))
 	}
-	if newPset(lpat).hasAll(shift(midpat, 0, 2*lper-midpatw)) {
+	if newDrawSet(lpat).hasAll(shift(midpat, 0, 2*lper-midpatw)) {
 		midpat, midpatw = nil, 0
 	}
 	loci := g.randint(0, h-pathh)
@@ -2088,7 +2088,7 @@ func gen97a05b5b(g *gen) (Grid, Grid) {
 		}
 		mf := choice(g, []func([]pt) []pt{dmirrorP, cmirrorP, vmirrorP, hmirrorP})
 		obj = dedup(append(obj, mf(obj)...))
-		if len(obj) == heightP(obj)*widthP(obj) {
+		if len(obj) == height(obj)*width(obj) {
 			continue
 		}
 		objn := normalize(obj)
@@ -2105,18 +2105,18 @@ func gen97a05b5b(g *gen) (Grid, Grid) {
 	loci, locj := g.randint(0, h-sgh), g.randint(0, w-sgw)
 	gi = fill(gi, sqc, backdrop(pt{loci, locj}, pt{loci + sgh - 1, locj + sgw - 1}))
 	gout := canvas(sqc, sgh, sgw)
-	goinds := newPset(asindices(gout))
+	goinds := newDrawSet(asindices(gout))
 	sq := shift(asindices(gout), loci, locj)
-	giinds := newPset(asindices(gi))
-	giinds.removeAll(sq)
-	giinds.removeAll(neighborsAll(sq))
+	giinds := newDrawSet(asindices(gi))
+	giinds.remove(sq...)
+	giinds.remove(neighborsAll(sq)...)
 	tfs := []transform{identity, dmirror, vmirror, cmirror, hmirror}
 	for tr, succ := 0, 0; succ < nobjs && tr < 5*nobjs && len(objs) > 0; {
 		tr++
 		oi := g.rng.IntN(len(objs))
 		obj := objs[oi]
 		col := choice(g, rem)
-		subgi := fill(canvas(col, heightP(obj), widthP(obj)), sqc, obj)
+		subgi := fill(canvas(col, height(obj), width(obj)), sqc, obj)
 		if len(palette(subgi)) == 1 {
 			continue
 		}
@@ -2130,7 +2130,7 @@ func gen97a05b5b(g *gen) (Grid, Grid) {
 			continue
 		}
 		goloc := choice(g, gocands)
-		goplcd := shiftO(goobj, goloc.i, goloc.j)
+		goplcd := shiftC(goobj, goloc.i, goloc.j)
 		goplcdi := toindices(goplcd)
 		if !goinds.hasAll(goplcdi) {
 			continue
@@ -2141,7 +2141,7 @@ func gen97a05b5b(g *gen) (Grid, Grid) {
 			continue
 		}
 		giloc := choice(g, gicands)
-		giplcd := shiftO(giobj, giloc.i, giloc.j)
+		giplcd := shiftC(giobj, giloc.i, giloc.j)
 		giplcdi := toindices(giplcd)
 		if !giinds.hasAll(giplcdi) {
 			continue
@@ -2149,9 +2149,9 @@ func gen97a05b5b(g *gen) (Grid, Grid) {
 		succ++
 		rem = without(rem, col)
 		objs = append(objs[:oi:oi], objs[oi+1:]...)
-		goinds.removeAll(goplcdi)
-		giinds.removeAll(giplcdi)
-		giinds.removeAll(neighborsAll(giplcdi))
+		goinds.remove(goplcdi...)
+		giinds.remove(giplcdi...)
+		giinds.remove(neighborsAll(giplcdi)...)
 		gi = paint(gi, giplcd)
 		var holes []pt
 		for _, c := range goplcd {
@@ -2208,7 +2208,7 @@ func gen234bbc79(g *gen) (Grid, Grid) {
 		var objs [][]pt
 		var cobj []pt
 		for idx, c := range snek {
-			if len(cobj) > 2 && widthP(cobj) > 1 && snek[idx-1] == (pt{c.i, c.j - 1}) {
+			if len(cobj) > 2 && width(cobj) > 1 && snek[idx-1] == (pt{c.i, c.j - 1}) {
 				objs = append(objs, cobj)
 				cobj = []pt{c}
 			} else {
@@ -2261,10 +2261,10 @@ func gen234bbc79(g *gen) (Grid, Grid) {
 			oi := toindices(obj)
 			ul, _ := bounds(oi)
 			if i > 0 {
-				ul = pt{g.randint(0, h-heightP(oi)), ofs + lsp[i]}
+				ul = pt{g.randint(0, h-height(oi)), ofs + lsp[i]}
 			}
-			ofs += widthP(oi) + lsp[i]
-			gi = paint(gi, shiftO(normalizeO(obj), ul.i, ul.j))
+			ofs += width(oi) + lsp[i]
+			gi = paint(gi, shiftC(normalizeC(obj), ul.i, ul.j))
 		}
 		break
 	}
