@@ -63,6 +63,7 @@ FUZZTIME ?= 60s
 FUZZFLAGS ?= -fuzzminimizetime 100x
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzStep -fuzztime 30s ./envs/catalog
+	$(GO) test -run '^$$' -fuzz '^FuzzParseAction$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./envs/terminal
 	$(GO) test -run '^$$' -fuzz '^FuzzJSONL$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./envs/dataset
 	$(GO) test -run '^$$' -fuzz '^FuzzJSONLIndex$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./envs/dataset
 	$(GO) test -run '^$$' -fuzz '^FuzzParquet$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./envs/dataset

@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/quarry-rl/quarry/internal/blob"
+	"github.com/quarry-rl/quarry/internal/turnlog"
 	"github.com/quarry-rl/quarry/schema"
 )
 
@@ -71,8 +72,9 @@ type PlayFailure struct {
 }
 
 // PlayTurns plays an episode against the endpoint turn after turn inside
-// one activity: each turn's generate and act records are written to the
-// turn log before the next turn starts, and the head is heartbeated (as
+// one activity: each turn is written to the turn log before the next turn
+// starts (one act record holding its generate record inline; a turn that
+// calls a tool writes its generate record alone, for ToolCall), and the head is heartbeated (as
 // often as the SDK's throttling sends it). A retried run resumes from the
 // heartbeated head and then from the act records its earlier runs wrote
 // after it, which their keys name: a lost worker costs only the generation
@@ -126,7 +128,7 @@ func (a *Activities) PlayTurns(ctx context.Context, in PlayInput) (_ PlayResult,
 			p.Fault = f
 			activity.RecordHeartbeat(ctx, p)
 		}
-		gen, gres, err := a.generate(ctx, gin, s, pool, fs, beat)
+		gen, gres, err := a.generate(ctx, gin, s, pool, fs, beat, true)
 		if err != nil {
 			return PlayResult{}, withProgress(err, p)
 		}
@@ -137,10 +139,14 @@ func (a *Activities) PlayTurns(ctx context.Context, in PlayInput) (_ PlayResult,
 		p.ResponseTokens += int64(gres.ResponseTokens)
 		p.Fault = generateProgress{}
 		if call, ok := s.ToolCall(gen.Action); ok {
+			// ToolCall reads the generate record from its own object.
+			if _, err := turnlog.PutRecord(ctx, st, &gen); err != nil {
+				return PlayResult{}, err
+			}
 			t := toolTurn(call, s)
 			return PlayResult{PlayProgress: p, Tool: t.Tool, Gen: gres.Ref, ToolUses: t.ToolUses, ToolSuccesses: t.ToolSuccesses}, nil
 		}
-		act, err := a.act(ctx, ActInput{Episode: in.Episode, Turn: p.Turn, Head: p.Head, Gen: gres.Ref, AttemptBase: in.AttemptBase}, s, gen)
+		act, err := a.act(ctx, ActInput{Episode: in.Episode, Turn: p.Turn, Head: p.Head, Gen: gres.Ref, AttemptBase: in.AttemptBase}, s, gen, true)
 		if err != nil {
 			return PlayResult{}, withProgress(err, p)
 		}

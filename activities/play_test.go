@@ -2,6 +2,9 @@ package activities
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,6 +69,11 @@ func TestPlayTurns(t *testing.T) {
 	}
 	if len(turns) != 6 || turns[0].Gen.Turn != 0 || !turns[5].Act.Truncated {
 		t.Fatalf("the turn log holds %d turns; want the 6 played, the last truncated", len(turns))
+	}
+	// One object a turn: each act record carries its generate record.
+	dir := filepath.Join(strings.TrimPrefix(ep.Spec.Output, "file://"), ep.Spec.Job, "_turns", "b00000", "e0000")
+	if objs, err := os.ReadDir(dir); err != nil || len(objs) != 6 {
+		t.Fatalf("%d objects in %s (%v); want 6, one a turn", len(objs), dir, err)
 	}
 	var sum float64
 	for _, tr := range turns[1:] {

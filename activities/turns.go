@@ -389,15 +389,15 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (_ Generate
 	if err != nil {
 		return GenerateResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInference, err)
 	}
-	_, res, err := a.generate(ctx, in, s, pool, fs, func(p generateProgress) { activity.RecordHeartbeat(ctx, p) })
+	_, res, err := a.generate(ctx, in, s, pool, fs, func(p generateProgress) { activity.RecordHeartbeat(ctx, p) }, false)
 	return res, err
 }
 
 // generate asks the endpoint for the session's next action and writes the
-// generate record; it returns the record and the result the workflow
-// keeps. beat records the request's progress (its faults so far) as the
-// activity's heartbeat.
-func (a *Activities) generate(ctx context.Context, in GenerateInput, s *rollout.Session, pool *inference.Pool, fs faults, beat func(generateProgress)) (schema.TurnRecord, GenerateResult, error) {
+// generate record (unless inline: then the act record will carry it); it
+// returns the record and the result the workflow keeps. beat records the
+// request's progress (its faults so far) as the activity's heartbeat.
+func (a *Activities) generate(ctx context.Context, in GenerateInput, s *rollout.Session, pool *inference.Pool, fs faults, beat func(generateProgress), inline bool) (schema.TurnRecord, GenerateResult, error) {
 	spec := in.Episode.Spec
 	job, env := spec.Job, in.Episode.Env.ID
 	delta, segment, err := s.Peek()
@@ -472,14 +472,18 @@ func (a *Activities) generate(ctx context.Context, in GenerateInput, s *rollout.
 		// match no tokens are not recorded.
 		rec.ResponseLogprobs = nil
 	}
-	st, err := a.Stores.Open(ctx, spec.Output)
-	if err != nil {
-		return schema.TurnRecord{}, GenerateResult{}, err
+	ref := rec.Ref()
+	if !inline {
+		st, err := a.Stores.Open(ctx, spec.Output)
+		if err != nil {
+			return schema.TurnRecord{}, GenerateResult{}, err
+		}
+		if ref, err = turnlog.PutRecord(ctx, st, &rec); err != nil {
+			return schema.TurnRecord{}, GenerateResult{}, err
+		}
 	}
-	ref, err := turnlog.PutRecord(ctx, st, &rec)
-	if err != nil {
-		return schema.TurnRecord{}, GenerateResult{}, err
-	}
+	// Inline, the record is kept for the act record: the point is the same
+	// (the answer accepted, the act not yet recorded).
 	a.crash("generate:after-record")
 	return rec, GenerateResult{Ref: ref, PromptTokens: res.PromptTokens, ResponseTokens: res.CompletionTokens}, nil
 }
@@ -570,11 +574,12 @@ func (a *Activities) Act(ctx context.Context, in ActInput) (_ ActResult, err err
 	if call, ok := s.ToolCall(gen.Action); ok {
 		return toolTurn(call, s), nil
 	}
-	return a.act(ctx, in, s, gen)
+	return a.act(ctx, in, s, gen, false)
 }
 
-// act steps the session with gen (no tool call) and writes the act record.
-func (a *Activities) act(ctx context.Context, in ActInput, s *rollout.Session, gen schema.TurnRecord) (ActResult, error) {
+// act steps the session with gen (no tool call) and writes the act record,
+// with gen inside it when inline (generate wrote none).
+func (a *Activities) act(ctx context.Context, in ActInput, s *rollout.Session, gen schema.TurnRecord, inline bool) (ActResult, error) {
 	spec := in.Episode.Spec
 	job, env := spec.Job, in.Episode.Env.ID
 	start := time.Now()
@@ -600,6 +605,11 @@ func (a *Activities) act(ctx context.Context, in ActInput, s *rollout.Session, g
 	act.Tag, act.Attempt = t, in.AttemptBase+attempt
 	gref := in.Gen
 	act.Gen, act.Prev = &gref, in.Head
+	if inline {
+		if act.GenInline, err = schema.MarshalTurnRecord(&gen); err != nil {
+			return ActResult{}, err
+		}
+	}
 	ref, err := turnlog.PutRecord(ctx, st, &act)
 	if err != nil {
 		return ActResult{}, err

@@ -101,6 +101,10 @@ type TurnRecord struct {
 	Success     bool     `json:"success"` // the env reported the task solved (meaningful when the episode ends)
 	EnvMs       float64  `json:"env_ms"`
 	Info        *string  `json:"info"` // JSON object: the env's step info
+	// GenInline, when set, is the generate record Gen names, encoded
+	// (MarshalTurnRecord) inside this act record instead of in an object of
+	// its own: PlayTurns writes one object per turn that calls no tool.
+	GenInline json.RawMessage `json:"gen_inline,omitempty"`
 	// AgentID and AgentRole name the acting agent of a multi-agent env's
 	// turn (the agent_id and agent_role columns); nil for single-agent envs.
 	AgentID   *string `json:"agent_id,omitempty"`
@@ -226,6 +230,8 @@ func (r *TurnRecord) validate() error {
 		return bad("generate record with gen or prev (act fields)")
 	case r.FailedAttempts != nil && *r.FailedAttempts < 0:
 		return bad("negative failed_attempts")
+	case r.GenInline != nil && (r.Phase != PhaseAct || r.Gen == nil):
+		return bad("gen_inline without gen on an act record")
 	}
 	for i, lp := range r.ResponseLogprobs {
 		if math.IsNaN(float64(lp)) || math.IsInf(float64(lp), 0) {

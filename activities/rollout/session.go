@@ -2,6 +2,7 @@ package rollout
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 
@@ -27,6 +28,10 @@ type Session struct {
 	Turn int
 	Head *schema.TurnRef
 	Done bool
+	// Diverged counts the replayed turns whose observation differed from
+	// the recorded one in an env whose replay is best effort (a terminal's
+	// commands: `date`, `ls -l`); every later act record's info says so.
+	Diverged int
 	// frame shapes each prompt (UseFrame); frameErr is its last failure.
 	frame    Frame
 	frameErr error
@@ -105,6 +110,14 @@ func (s *Session) Step(gen schema.TurnRecord, maxTurns int, envMs func() float64
 	if err != nil {
 		return schema.TurnRecord{}, "", err
 	}
+	if s.Diverged > 0 {
+		extra := maps.Clone(res.Info.Extra) // the env's own map stays as it was
+		if extra == nil {
+			extra = map[string]any{}
+		}
+		extra["replay_diverged_turns"] = s.Diverged
+		res.Info.Extra = extra
+	}
 	act := ActRecord(gen, s.EnvVersion, res, envMs())
 	stop := ""
 	switch {
@@ -137,7 +150,20 @@ func (s *Session) commit(gen schema.TurnRecord, next envs.Prompt) {
 
 // Replay rebuilds a session's state from its accepted turns, checking that
 // the env reproduces every recorded reward and flag.
+//
+// An env whose replay is best effort (envs.Replayer: it re-executes
+// commands with outside effects) is told it replays, and a differing
+// observation is counted in Diverged instead of failing; a differing
+// reward or end still fails.
 func (s *Session) Replay(turns []turnlog.Turn) error {
+	if envs.MarkReplay(s.ep.Env(), true) {
+		defer envs.MarkReplay(s.ep.Env(), false)
+		return s.replay(turns, true)
+	}
+	return s.replay(turns, false)
+}
+
+func (s *Session) replay(turns []turnlog.Turn, bestEffort bool) error {
 	for _, t := range turns {
 		if t.Act.ToolName != nil {
 			if err := s.ApplyTool(t.Gen, t.Act); err != nil {
@@ -149,8 +175,12 @@ func (s *Session) Replay(turns []turnlog.Turn) error {
 		if err != nil {
 			return fmt.Errorf("replay turn %d: %w", t.Gen.Turn, err)
 		}
-		if math.Abs(act.Reward-t.Act.Reward) > 1e-12 || act.Terminated != t.Act.Terminated || act.Observation != t.Act.Observation {
+		sameObs := act.Observation == t.Act.Observation
+		if math.Abs(act.Reward-t.Act.Reward) > 1e-12 || act.Terminated != t.Act.Terminated || (!sameObs && !bestEffort) {
 			return fmt.Errorf("%w at turn %d: reward %v vs recorded %v", ErrDiverged, t.Gen.Turn, act.Reward, t.Act.Reward)
+		}
+		if !sameObs {
+			s.Diverged++
 		}
 		// The job's cap may have truncated the recorded turn.
 		s.Done = t.Act.Terminated || t.Act.Truncated

@@ -55,13 +55,20 @@ func firstUser(msgs []openaitest.Message) string {
 // and waits for it, failing with the first episode's pending activity.
 func runLocalJob(t *testing.T, specYAML string) schema.JobSpec {
 	t.Helper()
+	return runLocalJobUIDs(t, specYAML, 69000) // this package's uids
+}
+
+// runLocalJobUIDs is runLocalJob with the worker's sandbox on the slot uids
+// uidBase and uidBase+1.
+func runLocalJobUIDs(t *testing.T, specYAML string, uidBase int) schema.JobSpec {
+	t.Helper()
 	dir := t.TempDir()
 	spec, err := loadSpec(writeSpec(t, dir, specYAML+"output: "+filepath.Join(dir, "out")+"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := &globals{local: true, stateDir: filepath.Join(dir, "state"), queue: workflows.DefaultTaskQueue, out: io.Discard, err: io.Discard,
-		sandbox: sandbox.Options{BaseDir: sandboxtest.Dir(t), UIDBase: 69000, Slots: 2}} // this package's uids
+		sandbox: sandbox.Options{BaseDir: sandboxtest.Dir(t), UIDBase: uidBase, Slots: 2}}
 	ctx := context.Background()
 	sess, err := connect(ctx, g)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/quarry-rl/quarry/activities"
 	"github.com/quarry-rl/quarry/envs/catalog"
 	"github.com/quarry-rl/quarry/internal/openaitest"
+	"github.com/quarry-rl/quarry/schema"
 	"github.com/quarry-rl/quarry/workflows"
 )
 
@@ -408,13 +409,24 @@ output: `+out+`
 	}
 }
 
-// With two workers, each episode's Generate is dispatched eagerly to the
+// With two workers, on the per-turn path (episode.activities: turn, as
+// online jobs run) each episode's Generate is dispatched eagerly to the
 // worker whose workflow task just ran its Act, so no session is rebuilt from
 // the turn log; the control run with eager dispatch off shows the rebuilds
-// that saves (Generates land on either worker).
+// that saves (Generates land on either worker). On the default path an
+// episode's turns stay inside one PlayTurns activity: no rebuild even
+// without eager dispatch.
 func TestEpisodeAffinity(t *testing.T) {
-	for _, eager := range []bool{true, false} {
-		t.Run(fmt.Sprintf("eager=%v", eager), func(t *testing.T) {
+	for _, c := range []struct {
+		eager   bool
+		perTurn bool
+	}{{true, true}, {false, true}, {false, false}} {
+		eager := c.eager
+		activitiesMode := schema.ActivitiesEpisode
+		if c.perTurn {
+			activitiesMode = schema.ActivitiesTurn
+		}
+		t.Run(fmt.Sprintf("eager=%v,activities=%s", eager, activitiesMode), func(t *testing.T) {
 			srv := openaitest.Start(t, openaitest.WithPolicy(bisect), openaitest.WithLatency(5*time.Millisecond))
 			dir := t.TempDir()
 			spec, err := loadSpec(writeSpec(t, dir, `
@@ -424,6 +436,7 @@ envs: [{id: game:GuessTheNumber-v0-hard}]
 tasks: 4
 samples_per_task: 4
 batch_size: 16
+episode: {activities: `+activitiesMode+`}
 policy:
   kind: openai
   openai:
@@ -470,8 +483,11 @@ output: `+filepath.Join(dir, "out")+`
 			if eager && replays > int64(len(turns)/20) {
 				t.Fatalf("%d sessions rebuilt for %d turns with eager dispatch, want almost none", replays, len(turns))
 			}
-			if !eager && replays < int64(len(turns)/8) {
+			if !eager && c.perTurn && replays < int64(len(turns)/8) {
 				t.Fatalf("control run without eager dispatch rebuilt %d sessions for %d turns: the test does not exercise two workers", replays, len(turns))
+			}
+			if !c.perTurn && replays != 0 {
+				t.Fatalf("%d sessions rebuilt for %d turns played inside PlayTurns, want none", replays, len(turns))
 			}
 		})
 	}

@@ -37,6 +37,7 @@ import (
 	"github.com/quarry-rl/quarry/envs/rg/graphs"
 	"github.com/quarry-rl/quarry/envs/rg/induction"
 	"github.com/quarry-rl/quarry/envs/rg/logic"
+	"github.com/quarry-rl/quarry/envs/terminal"
 	"github.com/quarry-rl/quarry/internal/sandbox"
 )
 
@@ -80,7 +81,7 @@ type config struct {
 	samples bool
 }
 
-// WithSandbox gives the code envs the sandbox they run programs in (one per
+// WithSandbox gives the code and terminal envs the sandbox they run programs in (one per
 // process, shared with tool calls: sandbox.Lazy). Without it a registry makes
 // its own on first use, with the sandbox's defaults.
 func WithSandbox(f codeenv.SandboxFunc) Option { return func(c *config) { c.sandbox = f } }
@@ -127,6 +128,9 @@ func New(opts ...Option) (*envs.Registry, error) {
 		if err := register(r); err != nil {
 			return nil, fmt.Errorf("catalog: %s: %w", d.name, err)
 		}
+	}
+	if err := terminal.Register(r, terminal.SandboxFunc(c.sandbox)); err != nil {
+		return nil, fmt.Errorf("catalog: terminal: %w", err)
 	}
 	return r, nil
 }

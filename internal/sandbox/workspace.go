@@ -24,8 +24,9 @@ import (
 type Workspace struct {
 	sb       *Sandbox
 	dir      string
-	group    *group // the cgroups its runs and files are charged to
-	lastSlot int    // slot whose uid owns the files; -1 before the first run
+	root     *RootFS // the root its runs see instead of the host's /usr; nil for the default
+	group    *group  // the cgroups its runs and files are charged to
+	lastSlot int     // slot whose uid owns the files; -1 before the first run
 
 	closeOnce sync.Once
 	closeErr  error
@@ -252,7 +253,7 @@ func (s *Sandbox) run(ctx context.Context, w *Workspace, slot int, cmd Cmd) (Res
 
 	runCtx, cancel := context.WithTimeout(ctx, lim.Wall)
 	defer cancel()
-	c, stdout, stderr := s.command(runCtx, w.dir, slot, lim, cmd)
+	c, stdout, stderr := s.command(runCtx, w, slot, lim, cmd)
 	c.ExtraFiles = []*os.File{startedW, gateR} // fds 3 and 4
 
 	start := time.Now()
@@ -291,14 +292,20 @@ func (s *Sandbox) run(ctx context.Context, w *Workspace, slot int, cmd Cmd) (Res
 // running the command. Every process of the chain is a direct exec of the
 // first, which the kernel SIGKILLs when this process dies (Pdeathsig), and
 // bwrap passes that on to the sandbox (--die-with-parent).
-func (s *Sandbox) command(ctx context.Context, dir string, slot int, lim Limits, cmd Cmd) (*exec.Cmd, *capWriter, *capWriter) {
+func (s *Sandbox) command(ctx context.Context, w *Workspace, slot int, lim Limits, cmd Cmd) (*exec.Cmd, *capWriter, *capWriter) {
 	uid := s.opts.UIDBase + slot
-	args := s.commandLine(dir, lim, cmd.Args)
+	home := WorkPath
+	var args []string
+	if w.root != nil {
+		args, home = s.rootCommandLine(w, lim, cmd.Args), w.root.Home
+	} else {
+		args = s.commandLine(w.dir, lim, cmd.Args)
+	}
 	c := exec.CommandContext(ctx, args[0], args[1:]...)
 	c.Dir = "/"
 	c.Env = append([]string{
 		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-		"HOME=" + WorkPath,
+		"HOME=" + home,
 		"LANG=C.UTF-8",
 		"TMPDIR=/tmp",
 	}, cmd.Env...)
@@ -422,6 +429,25 @@ const startShell = `printf . >&3 && exec 3>&- && read -r _ <&4 && exec 4<&- && "
 // commandLine is prlimit (as the slot uid, set by the parent's fork) running
 // bwrap running the command.
 func (s *Sandbox) commandLine(dir string, lim Limits, command []string) []string {
+	args := s.launcher(lim)
+	args = append(args, s.rootFS...)
+	args = append(args,
+		"--dev", "/dev",
+		"--proc", "/proc",
+		"--size", strconv.FormatInt(lim.TmpBytes, 10), "--tmpfs", "/tmp",
+		"--bind", dir, WorkPath,
+		"--remount-ro", "/",
+		"--chdir", WorkPath,
+		"--",
+		"/bin/sh", "-c", startShell, "sh",
+	)
+	return append(args, command...)
+}
+
+// launcher is the start of every command line: prlimit with the run's
+// rlimits, then bwrap with every namespace unshared and the process
+// options; the caller adds the mounts.
+func (s *Sandbox) launcher(lim Limits) []string {
 	// SIGXCPU at the soft limit (reported as CPULimited), SIGKILL a second
 	// later for a process that ignores it.
 	secs := int64((lim.CPU + time.Second - 1) / time.Second)
@@ -442,18 +468,7 @@ func (s *Sandbox) commandLine(dir string, lim Limits, command []string) []string
 		"--die-with-parent", "--new-session", "--as-pid-1",
 		"--hostname", "sandbox",
 	}
-	args = append(args, s.rootFS...)
-	args = append(args,
-		"--dev", "/dev",
-		"--proc", "/proc",
-		"--size", strconv.FormatInt(lim.TmpBytes, 10), "--tmpfs", "/tmp",
-		"--bind", dir, WorkPath,
-		"--remount-ro", "/",
-		"--chdir", WorkPath,
-		"--",
-		"/bin/sh", "-c", startShell, "sh",
-	)
-	return append(args, command...)
+	return args
 }
 
 // capWriter keeps the first limit bytes written and drops the rest, so a

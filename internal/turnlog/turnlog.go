@@ -121,6 +121,26 @@ func ReadRecord(ctx context.Context, store blob.Store, ref schema.TurnRef) (sche
 	return rec, nil
 }
 
+// GenOf returns the generate record an act record consumed: inline
+// (schema.TurnRecord.GenInline) or read from the object its Gen names, and
+// checked against that ref either way.
+func GenOf(ctx context.Context, store blob.Store, act schema.TurnRecord) (schema.TurnRecord, error) {
+	if act.Gen == nil {
+		return schema.TurnRecord{}, fmt.Errorf("%w: act record of turn %d has no gen link", ErrBrokenChain, act.Turn)
+	}
+	if act.GenInline == nil {
+		return ReadRecord(ctx, store, *act.Gen)
+	}
+	gen, err := schema.UnmarshalTurnRecord(act.GenInline)
+	if err != nil {
+		return schema.TurnRecord{}, fail(*act.Gen, ErrCorrupt, err, "decode inline generate record")
+	}
+	if err := gen.Check(*act.Gen); err != nil {
+		return schema.TurnRecord{}, fail(*act.Gen, ErrStale, err, "inline generate record")
+	}
+	return gen, nil
+}
+
 // ReadBundle reads the bundle ref points at and checks that it is the
 // accepted one.
 func ReadBundle(ctx context.Context, store blob.Store, ref schema.TurnRef) (schema.Bundle, error) {
@@ -157,7 +177,8 @@ func read(ctx context.Context, store blob.Store, ref schema.TurnRef) ([]byte, er
 // and Prev to the previous turn's act record, down to turn 0, checking every
 // record's tag against the ref that named it, that the turns are
 // contiguous, and that each act record consumed the generate record its Gen
-// names (ActionTag). It reads 2·turns objects, one after another.
+// names (ActionTag). It reads 2·turns objects, one after another (one a
+// turn where the generate record is inline).
 func ReadEpisode(ctx context.Context, store blob.Store, head schema.TurnRef) ([]Turn, error) {
 	if _, _, _, _, err := schema.ParseBundleKey(head.Key); err == nil {
 		return readBundle(ctx, store, head)
@@ -187,7 +208,7 @@ func ReadEpisode(ctx context.Context, store blob.Store, head schema.TurnRef) ([]
 		if act.Gen == nil {
 			return nil, fail(ref, ErrBrokenChain, nil, "act record of turn %d has no gen link", t)
 		}
-		gen, err := ReadRecord(ctx, store, *act.Gen)
+		gen, err := GenOf(ctx, store, act)
 		if err != nil {
 			return nil, err
 		}

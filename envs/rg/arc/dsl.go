@@ -254,7 +254,15 @@ type object struct {
 	cells []pt
 }
 
-func objects(g Grid) []object {
+func objects(g Grid) []object { return objectsOf(g, dneighbors) }
+
+// objectsDiag is objects(grid, univalued=True, diagonal=True,
+// without_bg=False): the 8-connected regions of one colour.
+func objectsDiag(g Grid) []object { return objectsOf(g, neighbors) }
+
+// objectsOf is the regions of one colour connected through around, found
+// row by row.
+func objectsOf(g Grid, around func(pt) []pt) []object {
 	h, w := dims(g)
 	seen := make([][]bool, h)
 	for i := range seen {
@@ -272,7 +280,7 @@ func objects(g Grid) []object {
 			p := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			o.cells = append(o.cells, p)
-			for _, q := range []pt{{p.i - 1, p.j}, {p.i + 1, p.j}, {p.i, p.j - 1}, {p.i, p.j + 1}} {
+			for _, q := range around(p) {
 				if q.i >= 0 && q.i < h && q.j >= 0 && q.j < w && !seen[q.i][q.j] && g[q.i][q.j] == o.color {
 					seen[q.i][q.j] = true
 					stack = append(stack, q)

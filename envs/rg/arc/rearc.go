@@ -100,7 +100,7 @@ func even(n int) []float64 {
 }
 
 // maxPSODraws bounds the search for a test pair in the drawn PSO range.
-// reasoning-gym draws until one falls inside, which with the ported subset
+// reasoning-gym draws until one falls inside, which for some generators
 // may never happen for the hardest range; Quarry keeps the closest pair
 // after this many draws.
 const maxPSODraws = 300
@@ -132,8 +132,8 @@ func distance(x float64, r [2]float64) float64 {
 
 var rearcTask = rg.Task[ReArcOptions]{
 	Name:        "rearc",
-	Description: "reasoning-gym rearc: example pairs from an RE-ARC generator (ported subset); infer the rule and answer the test output grid.",
-	Revision:    1,
+	Description: "reasoning-gym rearc: example pairs from one of RE-ARC's 400 generators (Go ports); infer the rule and answer the test output grid.",
+	Revision:    2,
 	Defaults: ReArcOptions{
 		MinExamples: 3, MaxExamples: 5, DiffLB: 0, DiffUB: 0.2,
 		RNGDifficultyRanges: levelRanges(rngLevels), RNGDifficultyWeights: even(len(rngLevels) - 1),

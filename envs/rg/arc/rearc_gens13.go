@@ -507,7 +507,7 @@ var rearcGens13 = []rearcEntry{
 		}
 		var res []pt
 		for _, f := range frontiers(trim(gi)) {
-			res = append(res, shift(f.cells, 1, 1)...)
+			res = append(res, shift(toindices(f), 1, 1)...)
 		}
 		return gi, fill(gi, 3, res)
 	}},
@@ -2148,7 +2148,7 @@ var rearcGens13 = []rearcEntry{
 				loc := choice(g, opts)
 				srcsucc++
 				placed := shift(shp, loc.i, loc.j)
-				gi = paint(gi, shiftCells(obj, loc.i, loc.j))
+				gi = paint(gi, shiftC(obj, loc.i, loc.j))
 				gout = fill(gout, -1, placed)
 				inds.drop(placed)
 				for _, p := range placed {
@@ -2191,8 +2191,8 @@ var rearcGens13 = []rearcEntry{
 				loctr := choice(g, fullList)
 				if full.has(shift(toindices(s.obj), loctr.i, loctr.j)) {
 					succ++
-					gi = paint(gi, shiftCells(s.markers, loctr.i, loctr.j))
-					gout = paint(gout, shiftCells(s.obj, loctr.i, loctr.j))
+					gi = paint(gi, shiftC(s.markers, loctr.i, loctr.j))
+					gout = paint(gout, shiftC(s.obj, loctr.i, loctr.j))
 				}
 			}
 			return gi, replace(gout, -1, bgc)
@@ -2255,7 +2255,7 @@ var rearcGens13 = []rearcEntry{
 			}
 			var out [][]cell
 			for _, o := range objectsX(tmp, false, diagonal, true) {
-				out = append(out, shiftCells(o, -6, -6))
+				out = append(out, shiftC(o, -6, -6))
 			}
 			return out
 		}
@@ -2288,8 +2288,8 @@ var rearcGens13 = []rearcEntry{
 			a, b := ab[0], ab[1]
 			ula, _ := bounds(toindices(a))
 			ulb, _ := bounds(toindices(b))
-			gi = paint(gi, shiftCells(a, ulb.i-ula.i, ulb.j-ula.j))
-			gi = paint(gi, shiftCells(b, ula.i-ulb.i, ula.j-ulb.j))
+			gi = paint(gi, shiftC(a, ulb.i-ula.i, ulb.j-ula.j))
+			gi = paint(gi, shiftC(b, ula.i-ulb.i, ula.j-ulb.j))
 		}
 		for range g.unif(0, 30) {
 			var objs [][]cell
@@ -2306,7 +2306,7 @@ var rearcGens13 = []rearcEntry{
 			direc2 := position([]pt{{h / 2, w / 2}}, []pt{center(toindices(obj))})
 			direc := choice(g, []pt{direc1, direc2})
 			gi = fill(gi, bgc, toindices(obj))
-			gi = paint(gi, shiftCells(obj, direc.i, direc.j))
+			gi = paint(gi, shiftC(obj, direc.i, direc.j))
 		}
 		for _, fn := range sample(g, allTransforms, choice(g, []int{1, 2})) {
 			gi, gout = fn(gi), fn(gout)

@@ -1,0 +1,2 @@
+#!/bin/bash
+tar -C /app -czf /app/backup.tar.gz --exclude='*.tmp' data

@@ -1,0 +1,1 @@
+[ "$(tr -d ' \n' < /app/count.txt)" = "30" ]

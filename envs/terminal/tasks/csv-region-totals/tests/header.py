@@ -1,0 +1,2 @@
+lines = open('/app/totals.csv').read().split()
+assert lines[0] == 'region,total', lines[0]

@@ -1,0 +1,1 @@
+[ "$(cat /app/deployed.txt)" = v3 ]

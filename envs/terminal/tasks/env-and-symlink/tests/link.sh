@@ -1,0 +1,1 @@
+[ -L /app/current ] && [ "$(readlink -f /app/current)" = /app/releases/v3 ]

@@ -1,0 +1,4 @@
+#!/bin/bash
+chmod a+x /app/bin/*.sh
+
+chmod 600 /app/secret.txt

@@ -1,0 +1,1 @@
+[ "$(stat -c %a /app/secret.txt)" = 600 ]

@@ -1,0 +1,1 @@
+cd /app/project && git rev-parse --git-dir >/dev/null

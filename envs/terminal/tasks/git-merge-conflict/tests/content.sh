@@ -1,0 +1,1 @@
+printf 'apple\navocado\nbanana\ncherry\n' | diff - /app/repo/list.txt

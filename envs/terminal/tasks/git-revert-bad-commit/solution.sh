@@ -1,0 +1,2 @@
+#!/bin/bash
+cd /app/repo && git revert --no-edit "$(git log --format=%H --grep='^break config$')"

@@ -1,0 +1,2 @@
+#!/bin/bash
+printf 'alpha beta\ngamma\n' > /app/words.txt

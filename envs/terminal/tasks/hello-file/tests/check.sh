@@ -1,0 +1,2 @@
+[ "$(cat /app/hello.txt)" = "Hello, World!" ]
+[ "$(wc -l < /app/hello.txt)" -eq 1 ]

@@ -1,0 +1,1 @@
+printf 'bea\nli\nmaria\nzoe\n' | diff - /app/adults.txt

@@ -1,0 +1,1 @@
+printf 'alpha\nbeta\n' | diff - /app/build/out/report.txt

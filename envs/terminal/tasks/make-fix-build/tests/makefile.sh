@@ -1,0 +1,1 @@
+cd /app/build && make -q out/report.txt && make -n clean | grep -q 'rm -rf out'

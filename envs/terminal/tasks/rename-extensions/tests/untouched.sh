@@ -1,0 +1,1 @@
+[ "$(cat /app/photos/notes.txt)" = keep ] && [ -f /app/photos/logo.png ]

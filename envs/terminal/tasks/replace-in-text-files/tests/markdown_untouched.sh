@@ -1,0 +1,1 @@
+[ "$(cat /app/docs/guide/d.md)" = 'colour stays in markdown' ]

@@ -1,0 +1,1 @@
+printf 'eve\nada\nben\n' | diff - /app/top.txt

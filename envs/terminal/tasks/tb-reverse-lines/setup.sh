@@ -1,0 +1,2 @@
+#!/bin/bash
+printf 'first\nsecond\nthird\nfourth\n' > /app/input.txt

@@ -1,0 +1,4 @@
+#!/bin/bash
+tac /app/input.txt > /app/output.txt
+
+wc -l < /app/input.txt > /app/count.txt
