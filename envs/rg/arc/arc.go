@@ -5,7 +5,7 @@
 //
 //   - rg:arc_1d: 1-D rows from the generators of arc_1d_tasks.py (all 70
 //     of them), after Ilya Sheprut's 1D-ARC generators.
-//   - rg:rearc: 2-D grids from 139 of RE-ARC's 400 example generators
+//   - rg:rearc: 2-D grids from all 400 of RE-ARC's example generators
 //     (Michael Hodel's re-arc, as vendored in rearc_utils), rewritten in Go
 //     over a small port of its DSL.
 //   - rg:arc_agi: the ARC-AGI-1 training and evaluation tasks, embedded,

@@ -2,33 +2,6 @@ package arc
 
 // DSL helpers for the tenth batch of ported generators (rearc_gens10.go).
 
-// frontierObjs is the DSL's frontiers as object values (colour and
-// points): the grid's single-colour rows, then its single-colour columns.
-func frontierObjs(g Grid) []object {
-	h, w := dims(g)
-	var out []object
-	for i := range h {
-		if len(palette(g[i:i+1])) == 1 {
-			o := object{color: g[i][0]}
-			for j := range w {
-				o.cells = append(o.cells, pt{i, j})
-			}
-			out = append(out, o)
-		}
-	}
-	t := dmirror(g)
-	for j := range w {
-		if len(palette(t[j:j+1])) == 1 {
-			o := object{color: g[0][j]}
-			for i := range h {
-				o.cells = append(o.cells, pt{i, j})
-			}
-			out = append(out, o)
-		}
-	}
-	return out
-}
-
 // mirroredMosaic is the opening of dc0a314f and b8825c91: a connected
 // multicolour shape grown on an h×h canvas, made symmetric about the
 // diagonal, then mirrored into a 2h×2h grid with both axes of symmetry.
@@ -79,37 +52,25 @@ func connected8(ps []pt) bool {
 	return len(seen) == in.size()
 }
 
-// hmirrorC is the DSL's hmirror on an object: flipped top to bottom
-// within its bounding box.
-func hmirrorC(cs []cell) []cell {
-	ul, lr := bounds(toindices(cs))
+// repoint is the object's cells moved to ps (ps[k] for the k-th cell).
+func repoint(cs []cell, ps []pt) []cell {
 	out := make([]cell, len(cs))
 	for k, c := range cs {
-		out[k] = cell{c.c, pt{ul.i + lr.i - c.p.i, c.p.j}}
+		out[k] = cell{c.c, ps[k]}
 	}
 	return out
 }
 
+// hmirrorC is the DSL's hmirror on an object: flipped top to bottom
+// within its bounding box.
+func hmirrorC(cs []cell) []cell { return repoint(cs, hmirrorP(toindices(cs))) }
+
 // vmirrorC is the DSL's vmirror on an object.
-func vmirrorC(cs []cell) []cell {
-	ul, lr := bounds(toindices(cs))
-	out := make([]cell, len(cs))
-	for k, c := range cs {
-		out[k] = cell{c.c, pt{c.p.i, ul.j + lr.j - c.p.j}}
-	}
-	return out
-}
+func vmirrorC(cs []cell) []cell { return repoint(cs, vmirrorP(toindices(cs))) }
 
 // dmirrorC is the DSL's dmirror on an object: transposed about its
 // upper-left corner.
-func dmirrorC(cs []cell) []cell {
-	ul, _ := bounds(toindices(cs))
-	out := make([]cell, len(cs))
-	for k, c := range cs {
-		out[k] = cell{c.c, pt{c.p.j - ul.j + ul.i, c.p.i - ul.i + ul.j}}
-	}
-	return out
-}
+func dmirrorC(cs []cell) []cell { return repoint(cs, dmirrorP(toindices(cs))) }
 
 // cmirrorC is the DSL's cmirror on an object.
 func cmirrorC(cs []cell) []cell { return vmirrorC(dmirrorC(vmirrorC(cs))) }

@@ -186,26 +186,26 @@ func occurrences(g Grid, obj []cell) []pt {
 
 // frontiers is the DSL's frontiers: the grid's single-colour rows, then
 // its single-colour columns, as objects.
-func frontiers(g Grid) [][]cell {
+func frontiers(g Grid) []object {
 	h, w := dims(g)
-	var out [][]cell
+	var out []object
 	for i := range h {
 		if len(palette(g[i:i+1])) == 1 {
-			var f []cell
+			o := object{color: g[i][0]}
 			for j := range w {
-				f = append(f, cell{g[i][j], pt{i, j}})
+				o.cells = append(o.cells, pt{i, j})
 			}
-			out = append(out, f)
+			out = append(out, o)
 		}
 	}
 	t := dmirror(g)
 	for j := range w {
 		if len(palette(t[j:j+1])) == 1 {
-			var f []cell
+			o := object{color: g[0][j]}
 			for i := range h {
-				f = append(f, cell{g[i][j], pt{i, j}})
+				o.cells = append(o.cells, pt{i, j})
 			}
-			out = append(out, f)
+			out = append(out, o)
 		}
 	}
 	return out
@@ -348,46 +348,36 @@ func dedupeRows(g Grid) Grid {
 // allTransforms are RE-ARC's eight symmetries (its mfs), in its order.
 var allTransforms = []transform{identity, dmirror, cmirror, vmirror, hmirror, rot90, rot180, rot270}
 
-// hmirrorP is the DSL's hmirror on a patch: flipped top to bottom within
-// its own bounding box.
-func hmirrorP(ps []pt) []pt {
+// inBox maps each point through f, given the points' bounding box (none for
+// no points): the DSL's mirrors on patches.
+func inBox(ps []pt, f func(p, ul, lr pt) pt) []pt {
 	if len(ps) == 0 {
 		return nil
 	}
 	ul, lr := bounds(ps)
 	out := make([]pt, len(ps))
 	for k, p := range ps {
-		out[k] = pt{ul.i + lr.i - p.i, p.j}
+		out[k] = f(p, ul, lr)
 	}
 	return out
+}
+
+// hmirrorP is the DSL's hmirror on a patch: flipped top to bottom within
+// its own bounding box.
+func hmirrorP(ps []pt) []pt {
+	return inBox(ps, func(p, ul, lr pt) pt { return pt{ul.i + lr.i - p.i, p.j} })
 }
 
 // vmirrorP is the DSL's vmirror on a patch: flipped left to right within
 // its own bounding box.
 func vmirrorP(ps []pt) []pt {
-	if len(ps) == 0 {
-		return nil
-	}
-	ul, lr := bounds(ps)
-	out := make([]pt, len(ps))
-	for k, p := range ps {
-		out[k] = pt{p.i, ul.j + lr.j - p.j}
-	}
-	return out
+	return inBox(ps, func(p, ul, lr pt) pt { return pt{p.i, ul.j + lr.j - p.j} })
 }
 
 // dmirrorP is the DSL's dmirror on a patch: transposed about its upper
 // left corner.
 func dmirrorP(ps []pt) []pt {
-	if len(ps) == 0 {
-		return nil
-	}
-	ul, _ := bounds(ps)
-	out := make([]pt, len(ps))
-	for k, p := range ps {
-		out[k] = pt{p.j - ul.j + ul.i, p.i - ul.i + ul.j}
-	}
-	return out
+	return inBox(ps, func(p, ul, _ pt) pt { return pt{p.j - ul.j + ul.i, p.i - ul.i + ul.j} })
 }
 
 // cmirrorP is the DSL's cmirror on a patch.

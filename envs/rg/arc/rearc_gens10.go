@@ -80,7 +80,7 @@ var rearcGens10 = []rearcEntry{
 		nn := g.unif(0, max(0, len(cands)-h*w/2-1))
 		gi = fill(gi, noise, sample(g, cands, nn))
 		var fr []pt
-		for _, o := range frontierObjs(gi) {
+		for _, o := range frontiers(gi) {
 			if o.color == noise {
 				fr = append(fr, o.cells...)
 			}

@@ -507,7 +507,7 @@ var rearcGens13 = []rearcEntry{
 		}
 		var res []pt
 		for _, f := range frontiers(trim(gi)) {
-			res = append(res, shift(toindices(f), 1, 1)...)
+			res = append(res, shift(f.cells, 1, 1)...)
 		}
 		return gi, fill(gi, 3, res)
 	}},
