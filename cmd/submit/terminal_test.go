@@ -124,7 +124,9 @@ func terminalPolicy(t *testing.T) func([]openaitest.Message) string {
 	}
 }
 
-// Two workers without eager dispatch: an episode's next turn often lands on
+// Two workers without eager dispatch, on the per-turn path
+// (episode.activities: turn; PlayTurns would keep an episode on one
+// worker): an episode's next turn often lands on
 // the worker that did not play the previous one, which rebuilds the
 // terminal session from the turn log by re-executing the recorded commands
 // in a fresh sandbox workspace (the env's replay, issue 17). The episodes
@@ -139,6 +141,7 @@ envs: [{id: terminal:git-merge-conflict}, {id: terminal:fix-backup-script}]
 tasks: 4
 samples_per_task: 2
 batch_size: 8
+episode: {activities: turn}
 policy: {kind: openai, openai: {endpoints: ["`+srv.BaseURL()+`"], model: `+openaitest.DefaultModel+`}}
 output: `+filepath.Join(dir, "out")+`
 `))
