@@ -74,8 +74,8 @@ type PlayFailure struct {
 // PlayTurns plays an episode against the endpoint turn after turn inside
 // one activity: each turn is written to the turn log before the next turn
 // starts (one act record holding its generate record inline; a turn that
-// calls a tool writes its generate record alone, for ToolCall), and the head is heartbeated (as
-// often as the SDK's throttling sends it). A retried run resumes from the
+// calls a tool writes its generate record alone, for ToolCall), and the
+// head is heartbeated (as often as the SDK's throttling sends it). A retried run resumes from the
 // heartbeated head and then from the act records its earlier runs wrote
 // after it, which their keys name: a lost worker costs only the generation
 // in flight. Temporal sees one activity where the per-turn path has a
@@ -123,7 +123,7 @@ func (a *Activities) PlayTurns(ctx context.Context, in PlayInput) (_ PlayResult,
 			return PlayResult{PlayProgress: p}, nil
 		}
 		gin := GenerateInput{Episode: in.Episode, Turn: p.Turn, Head: p.Head, AttemptBase: in.AttemptBase}
-		fs := playFaults(ctx, in, p, first)
+		fs := playFaults(in, p, first, retried)
 		beat := func(f generateProgress) {
 			p.Fault = f
 			activity.RecordHeartbeat(ctx, p)
@@ -163,7 +163,7 @@ func (a *Activities) PlayTurns(ctx context.Context, in PlayInput) (_ PlayResult,
 // faults for the run's first turn; for the first turn of a retried run,
 // one more for the run that was lost, and the request faults its
 // heartbeat recorded for that turn.
-func playFaults(ctx context.Context, in PlayInput, p PlayProgress, first bool) faults {
+func playFaults(in PlayInput, p PlayProgress, first, retried bool) faults {
 	if !first {
 		return faults{}
 	}
@@ -171,7 +171,7 @@ func playFaults(ctx context.Context, in PlayInput, p PlayProgress, first bool) f
 	if p.Turn == in.Turn {
 		f.prior, f.priorCls = in.PriorFaults, in.PriorFault
 	}
-	if activity.IsActivity(ctx) && activity.GetInfo(ctx).Attempt > 1 {
+	if retried {
 		f.runs = 1
 		f.base = p.Fault
 	}

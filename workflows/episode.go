@@ -308,15 +308,11 @@ func (e *episodeRun) playTurns() (activities.PlayResult, int, error) {
 		slice := min(playSlice, time.Duration(spec.Episode.Timeout)-st.Active)
 		in := activities.PlayInput{Episode: e.in.Episode, Turn: st.Turn, Head: st.Head, AttemptBase: base,
 			PriorFaults: st.TurnFaults, PriorFault: st.TurnFault, Slice: slice}
-		pctx := workflow.WithActivityOptions(e.ctx, workflow.ActivityOptions{
-			StartToCloseTimeout: slice + 4*time.Duration(spec.Policy.OpenAI.RequestTimeout) + actTimeout(e.v, e.in.Episode.Env),
-			HeartbeatTimeout:    spec.Episode.Heartbeat(),
-			RetryPolicy: &temporal.RetryPolicy{
-				MaximumAttempts: generateAttempts,
-				NonRetryableErrorTypes: []string{activities.ErrTypeInference, activities.ErrTypeInvalidSpec, activities.ErrTypeEnvVersion,
-					activities.ErrTypeBadAnswer, activities.ErrTypeEndpointDown},
-			},
-		})
+		// Generate's heartbeat timeout and retry policy, and time for the
+		// slice's turns plus the last one.
+		opts := workflow.GetActivityOptions(e.gctx)
+		opts.StartToCloseTimeout = slice + 4*time.Duration(spec.Policy.OpenAI.RequestTimeout) + actTimeout(e.v, e.in.Episode.Env)
+		pctx := workflow.WithActivityOptions(e.ctx, opts)
 		var res activities.PlayResult
 		err := workflow.ExecuteActivity(pctx, activities.PlayTurnsName, in).Get(e.ctx, &res)
 		var f activities.PlayFailure
